@@ -1,0 +1,178 @@
+#include "core/dtype.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "core/input_error.hpp"
+
+namespace hone {
+
+DType parse_dtype(const std::string& name) {
+  if (name == "bf16") return DType::bf16;
+  if (name == "f16") return DType::f16;
+  if (name == "f32" || name == "float") return DType::f32;
+  if (name == "f64" || name == "double") return DType::f64;
+  if (name == "i32" || name == "int") return DType::i32;
+  if (name == "i64") return DType::i64;
+  throw InputError("unknown dtype '" + name + "' (expected bf16, f16, f32, f64, i32 or i64)");
+}
+
+std::string dtype_name(DType t) {
+  switch (t) {
+    case DType::bf16: return "bf16";
+    case DType::f16: return "f16";
+    case DType::f32: return "f32";
+    case DType::f64: return "f64";
+    case DType::i32: return "i32";
+    case DType::i64: return "i64";
+  }
+  return "?";
+}
+
+std::string dtype_cuda_type(DType t) {
+  switch (t) {
+    case DType::bf16: return "__nv_bfloat16";
+    case DType::f16: return "__half";
+    case DType::f32: return "float";
+    case DType::f64: return "double";
+    case DType::i32: return "int";
+    case DType::i64: return "long long";
+  }
+  return "?";
+}
+
+std::size_t dtype_size(DType t) {
+  switch (t) {
+    case DType::bf16:
+    case DType::f16: return 2;
+    case DType::f32:
+    case DType::i32: return 4;
+    case DType::f64:
+    case DType::i64: return 8;
+  }
+  return 0;
+}
+
+bool dtype_is_float(DType t) { return t != DType::i32 && t != DType::i64; }
+
+std::uint16_t float_to_bf16(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if (std::isnan(f)) return static_cast<std::uint16_t>((u >> 16) | 0x40);  // keep it a quiet NaN
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<std::uint16_t>(u >> 16);
+}
+
+float bf16_to_float(std::uint16_t b) {
+  std::uint32_t u = static_cast<std::uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+std::uint16_t float_to_f16(float f) {
+  std::uint32_t x;
+  std::memcpy(&x, &f, 4);
+  std::uint32_t sign = (x >> 16) & 0x8000;
+  std::uint32_t abs = x & 0x7fffffff;
+  if (abs > 0x7f800000) return static_cast<std::uint16_t>(sign | 0x7e00);  // NaN
+  if (abs >= 0x477ff000) return static_cast<std::uint16_t>(sign | 0x7c00);  // rounds to infinity
+  if (abs < 0x38800000) {  // subnormal in f16: scale into the integer range and round to even
+    float a;
+    std::memcpy(&a, &abs, 4);
+    float scaled = a * 16777216.0f;  // 2^24: one unit is the smallest f16 subnormal
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint32_t>(std::nearbyint(scaled)));
+  }
+  std::uint32_t mant_odd = (abs >> 13) & 1;
+  abs += 0xfff + mant_odd;
+  abs -= 0x38000000;  // rebias exponent from 127 to 15
+  return static_cast<std::uint16_t>(sign | (abs >> 13));
+}
+
+float f16_to_float(std::uint16_t h) {
+  std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000) << 16;
+  std::uint32_t exp = (h >> 10) & 0x1f;
+  std::uint32_t mant = h & 0x3ff;
+  float out;
+  if (exp == 0) {
+    out = std::ldexp(static_cast<float>(mant), -24);
+    if (sign) out = -out;
+    return out;
+  }
+  std::uint32_t u = exp == 31 ? (sign | 0x7f800000 | (mant << 13)) : (sign | ((exp + 112) << 23) | (mant << 13));
+  std::memcpy(&out, &u, 4);
+  return out;
+}
+
+double load_element(const void* data, DType t, std::size_t i) {
+  const auto* p = static_cast<const unsigned char*>(data);
+  switch (t) {
+    case DType::bf16: {
+      std::uint16_t v;
+      std::memcpy(&v, p + 2 * i, 2);
+      return bf16_to_float(v);
+    }
+    case DType::f16: {
+      std::uint16_t v;
+      std::memcpy(&v, p + 2 * i, 2);
+      return f16_to_float(v);
+    }
+    case DType::f32: {
+      float v;
+      std::memcpy(&v, p + 4 * i, 4);
+      return v;
+    }
+    case DType::f64: {
+      double v;
+      std::memcpy(&v, p + 8 * i, 8);
+      return v;
+    }
+    case DType::i32: {
+      std::int32_t v;
+      std::memcpy(&v, p + 4 * i, 4);
+      return v;
+    }
+    case DType::i64: {
+      std::int64_t v;
+      std::memcpy(&v, p + 8 * i, 8);
+      return static_cast<double>(v);
+    }
+  }
+  return 0;
+}
+
+void store_element(void* data, DType t, std::size_t i, double value) {
+  auto* p = static_cast<unsigned char*>(data);
+  switch (t) {
+    case DType::bf16: {
+      std::uint16_t v = float_to_bf16(static_cast<float>(value));
+      std::memcpy(p + 2 * i, &v, 2);
+      return;
+    }
+    case DType::f16: {
+      std::uint16_t v = float_to_f16(static_cast<float>(value));
+      std::memcpy(p + 2 * i, &v, 2);
+      return;
+    }
+    case DType::f32: {
+      float v = static_cast<float>(value);
+      std::memcpy(p + 4 * i, &v, 4);
+      return;
+    }
+    case DType::f64:
+      std::memcpy(p + 8 * i, &value, 8);
+      return;
+    case DType::i32: {
+      auto v = static_cast<std::int32_t>(value);
+      std::memcpy(p + 4 * i, &v, 4);
+      return;
+    }
+    case DType::i64: {
+      auto v = static_cast<std::int64_t>(value);
+      std::memcpy(p + 8 * i, &v, 8);
+      return;
+    }
+  }
+}
+
+}  // namespace hone

@@ -1,0 +1,29 @@
+#pragma once
+// Element types of kernel arguments and their host-side conversions.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace hone {
+
+enum class DType { bf16, f16, f32, f64, i32, i64 };
+
+/// Parses "bf16", "f16", "f32", "f64", "i32", "i64"; throws InputError otherwise.
+DType parse_dtype(const std::string& name);
+std::string dtype_name(DType t);
+/// The CUDA C++ spelling (__nv_bfloat16, __half, float, ...).
+std::string dtype_cuda_type(DType t);
+std::size_t dtype_size(DType t);
+bool dtype_is_float(DType t);
+
+/// bf16 and f16 from and to float on the host, rounding to nearest even as the device does.
+std::uint16_t float_to_bf16(float f);
+float bf16_to_float(std::uint16_t b);
+std::uint16_t float_to_f16(float f);
+float f16_to_float(std::uint16_t h);
+
+/// Reads element i of a buffer of type t as double; stores a double into element i (rounded).
+double load_element(const void* data, DType t, std::size_t i);
+void store_element(void* data, DType t, std::size_t i, double value);
+
+}  // namespace hone

@@ -1,0 +1,44 @@
+#pragma once
+// Host buffers of kernel arguments and the seeded generators that fill them. The generator is
+// hone's own (not std::normal_distribution) so that a seed gives the same inputs on every
+// machine and standard library.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "core/op_spec.hpp"
+
+namespace hone {
+
+struct HostTensor {
+  DType dtype = DType::f32;
+  std::size_t count = 0;
+  std::vector<unsigned char> bytes;
+
+  HostTensor() = default;
+  HostTensor(DType t, std::size_t n) : dtype(t), count(n), bytes(n * dtype_size(t)) {}
+  double at(std::size_t i) const { return load_element(bytes.data(), dtype, i); }
+  void set(std::size_t i, double v) { store_element(bytes.data(), dtype, i, v); }
+  std::size_t size_bytes() const { return bytes.size(); }
+};
+
+/// splitmix64-seeded xoshiro256** stream, the same on every platform.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed);
+  std::uint64_t next();
+  double uniform();                          // [0, 1)
+  double normal(double mean, double stddev); // Box-Muller
+ private:
+  std::uint64_t s_[4];
+};
+
+/// A buffer of `n` elements drawn from `dist`, rounded to `dtype`.
+HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng);
+
+/// Fills a buffer with the poison pattern (quiet NaN for floats, 0x7fffffff-style for integers),
+/// so that an output element the kernel never writes cannot pass as correct.
+void poison(HostTensor& t);
+
+}  // namespace hone

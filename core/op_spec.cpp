@@ -1,0 +1,338 @@
+#include "core/op_spec.hpp"
+
+#include <algorithm>
+
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "core/sha256.hpp"
+
+namespace hone {
+
+namespace {
+
+using nlohmann::json;
+
+struct SpecReader {
+  std::string file;
+
+  [[noreturn]] void fail(const std::string& problem) const { throw input_error(file, problem); }
+
+  std::string string_field(const json& j, const std::string& key, const std::string& where) const {
+    const json& v = require_field(j, key, file, where);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(where + "." + key + " must be a non-empty string");
+    return v.get<std::string>();
+  }
+
+  Expr expr(const json& v, const std::string& where, const std::set<std::string>& allowed) const {
+    Expr e;
+    try {
+      if (v.is_number_integer()) e = Expr::constant(v.get<std::int64_t>());
+      else if (v.is_string()) e = Expr::parse(v.get<std::string>());
+      else fail(where + " must be an integer or an expression string");
+    } catch (const ExprError& err) {
+      fail(where + ": " + err.what());
+    }
+    check_symbols(e, where, allowed);
+    return e;
+  }
+
+  void check_symbols(const Expr& e, const std::string& where, const std::set<std::string>& allowed) const {
+    for (const auto& s : e.symbols())
+      if (!allowed.count(s)) fail(where + " uses '" + s + "', which is not defined there");
+  }
+
+  KernelSource source(const std::filesystem::path& dir, const json& j, const std::string& where) const {
+    KernelSource src;
+    src.path = dir / string_field(j, "source", where);
+    if (!std::filesystem::is_regular_file(src.path)) fail(where + ".source names " + src.path.string() + ", which does not exist");
+    src.text = read_text_file(src.path);
+    return src;
+  }
+
+  InputDist dist(const json& j, const std::string& where) const {
+    InputDist d;
+    if (!j.is_object()) fail(where + " must be an object like {\"dist\": \"normal\", \"std\": 1}");
+    d.kind = j.value("dist", "normal");
+    if (d.kind != "normal" && d.kind != "uniform") fail(where + ".dist must be \"normal\" or \"uniform\", not \"" + d.kind + "\"");
+    d.mean = j.value("mean", 0.0);
+    d.std = j.value("std", 1.0);
+    d.lo = j.value("lo", -1.0);
+    d.hi = j.value("hi", 1.0);
+    if (d.kind == "uniform" && !(d.lo < d.hi)) fail(where + ": uniform needs lo < hi");
+    if (d.kind == "normal" && !(d.std > 0)) fail(where + ": normal needs std > 0");
+    return d;
+  }
+
+  ArgSpec arg(const json& j, const std::string& where, const std::set<std::string>& symbols) const {
+    ArgSpec a;
+    a.name = string_field(j, "name", where);
+    std::string type = string_field(j, "type", where);
+    std::string t = type;
+    if (t.rfind("const ", 0) == 0) {
+      a.is_const = true;
+      t = t.substr(6);
+    }
+    if (!t.empty() && t.back() == '*') {
+      a.pointer = true;
+      t.pop_back();
+    }
+    try {
+      a.dtype = parse_dtype(t);
+    } catch (const InputError& e) {
+      fail(where + ".type '" + type + "': " + e.what());
+    }
+    if (a.pointer) {
+      std::string role = string_field(j, "role", where);
+      if (role == "in") a.role = ArgRole::In;
+      else if (role == "out") a.role = ArgRole::Out;
+      else if (role == "inout") a.role = ArgRole::InOut;
+      else fail(where + ".role must be in, out or inout, not '" + role + "'");
+      if (a.is_const != (a.role == ArgRole::In)) fail(where + ": a pointer is const exactly when its role is 'in'");
+      const json& dims = require_field(j, "dims", file, where);
+      if (!dims.is_array() || dims.empty()) fail(where + ".dims must be a non-empty list");
+      for (size_t i = 0; i < dims.size(); ++i) a.dims.push_back(expr(dims[i], where + ".dims[" + std::to_string(i) + "]", symbols));
+      if (a.role != ArgRole::Out) a.init = dist(j.value("init", json::object()), where + ".init");
+    } else {
+      a.role = ArgRole::Scalar;
+      if (a.is_const) fail(where + ": scalar arguments are passed by value, drop 'const'");
+      const json& v = require_field(j, "value", file, where);
+      if (dtype_is_float(a.dtype)) {
+        if (!v.is_number()) fail(where + ".value of a float scalar must be a number");
+        a.float_value = v.get<double>();
+      } else {
+        a.int_value = expr(v, where + ".value", symbols);
+      }
+    }
+    return a;
+  }
+
+  LaunchRule launch(const json& j, const std::string& where, const std::set<std::string>& allowed) const {
+    LaunchRule r = parse_launch_rule(j, file, where);
+    for (int i = 0; i < 3; ++i) {
+      check_symbols(r.grid[i], where + ".grid", allowed);
+      check_symbols(r.block[i], where + ".block", allowed);
+    }
+    check_symbols(r.smem, where + ".smem", allowed);
+    return r;
+  }
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+}  // namespace
+
+std::string ArgSpec::cuda_declaration() const {
+  std::string t = dtype_cuda_type(dtype);
+  if (pointer) t = (is_const ? "const " : "") + t + "*";
+  return t + " " + name;
+}
+
+std::int64_t ArgSpec::elements(const Bindings& shape) const {
+  std::int64_t n = 1;
+  for (const auto& d : dims) n *= d.eval(shape);
+  return n;
+}
+
+std::string OpSpec::signature() const {
+  std::string s = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i) s += ", ";
+    const ArgSpec& a = args[i];
+    s += std::string(a.is_const ? "const " : "") + dtype_name(a.dtype) + (a.pointer ? "* " : " ") + a.name;
+  }
+  return s + ")";
+}
+
+const ArgSpec* OpSpec::find_arg(const std::string& arg_name) const {
+  for (const auto& a : args)
+    if (a.name == arg_name) return &a;
+  return nullptr;
+}
+
+void OpSpec::check_shape(const Bindings& shape) const {
+  for (const auto& s : symbols) {
+    auto it = shape.find(s);
+    if (it == shape.end()) throw InputError("the shape of " + name + " lacks '" + s + "'");
+    if (it->second <= 0) throw InputError("the shape of " + name + " has " + s + "=" + std::to_string(it->second) + "; it must be positive");
+  }
+  for (const auto& [k, v] : shape)
+    if (std::find(symbols.begin(), symbols.end(), k) == symbols.end())
+      throw InputError(name + " has no shape symbol '" + k + "' (it has: " + [&] {
+        std::string all;
+        for (const auto& s : symbols) all += (all.empty() ? "" : ", ") + s;
+        return all;
+      }() + ")");
+}
+
+OpSpec load_op_spec(const std::filesystem::path& dir) {
+  const std::filesystem::path spec_path = dir / "spec.json";
+  SpecReader r{spec_path.string()};
+  json j = read_json_file(spec_path);
+  if (!j.is_object()) r.fail("must hold a JSON object");
+
+  OpSpec op;
+  op.dir = dir;
+  op.name = r.string_field(j, "op", "the spec");
+  if (!is_identifier(op.name)) r.fail("op '" + op.name + "' is not an identifier");
+  op.summary = j.value("summary", "");
+
+  const json& syms = require_field(j, "symbols", r.file, "the spec");
+  if (!syms.is_array() || syms.empty()) r.fail("symbols must be a non-empty list of names");
+  std::set<std::string> symbol_set;
+  for (const auto& s : syms) {
+    if (!s.is_string() || !is_identifier(s.get<std::string>())) r.fail("symbols must be identifiers");
+    op.symbols.push_back(s.get<std::string>());
+    symbol_set.insert(s.get<std::string>());
+  }
+  for (const auto& s : j.value("dynamic", json::array())) {
+    if (!s.is_string() || !symbol_set.count(s.get<std::string>())) r.fail("dynamic names '" + s.dump() + "', which is not a symbol");
+    op.dynamic.insert(s.get<std::string>());
+  }
+  std::set<std::string> static_symbols;
+  for (const auto& s : op.symbols)
+    if (!op.dynamic.count(s)) static_symbols.insert(s);
+
+  const json& args = require_field(j, "args", r.file, "the spec");
+  if (!args.is_array() || args.empty()) r.fail("args must be a non-empty list");
+  std::set<std::string> arg_names;
+  for (size_t i = 0; i < args.size(); ++i) {
+    ArgSpec a = r.arg(args[i], "args[" + std::to_string(i) + "]", symbol_set);
+    if (!arg_names.insert(a.name).second) r.fail("args has '" + a.name + "' twice");
+    op.args.push_back(std::move(a));
+  }
+
+  const json& tol = require_field(j, "tolerance", r.file, "the spec");
+  if (!tol.is_object() || tol.empty()) r.fail("tolerance must map dtypes to {atol, rtol}");
+  for (const auto& [k, v] : tol.items()) {
+    DType t;
+    try {
+      t = parse_dtype(k);
+    } catch (const InputError& e) {
+      r.fail(std::string("tolerance: ") + e.what());
+    }
+    if (!v.is_object() || !v.contains("atol") || !v.contains("rtol") || !v["atol"].is_number() || !v["rtol"].is_number())
+      r.fail("tolerance." + k + " must be {\"atol\": number, \"rtol\": number}");
+    op.tolerance[t] = Tolerance{v["atol"].get<double>(), v["rtol"].get<double>()};
+  }
+  for (const auto& a : op.args)
+    if (a.pointer && a.role != ArgRole::In && !op.tolerance.count(a.dtype))
+      r.fail("tolerance has no entry for " + dtype_name(a.dtype) + ", the dtype of output '" + a.name + "'");
+
+  op.flops = r.expr(require_field(j, "flops", r.file, "the spec"), "flops", symbol_set);
+  op.bytes = r.expr(require_field(j, "bytes", r.file, "the spec"), "bytes", symbol_set);
+
+  const json& ref = require_field(j, "reference", r.file, "the spec");
+  op.reference.source = r.source(dir, ref, "reference");
+  op.reference.entry = r.string_field(ref, "entry", "reference");
+  if (op.reference.source.text.find(op.reference.entry) == std::string::npos)
+    r.fail("reference.entry '" + op.reference.entry + "' does not appear in " + op.reference.source.path.string());
+  op.reference.launch = r.launch(require_field(ref, "launch", r.file, "reference"), "reference.launch", symbol_set);
+
+  const json& variants = require_field(j, "variants", r.file, "the spec");
+  if (!variants.is_array() || variants.empty()) r.fail("variants must be a non-empty list");
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const json& vj = variants[i];
+    const std::string where = "variants[" + std::to_string(i) + "]";
+    Variant v;
+    v.name = r.string_field(vj, "name", where);
+    if (!is_identifier(v.name)) r.fail(where + ".name '" + v.name + "' is not an identifier");
+    v.source = r.source(dir, vj, where);
+    v.function = r.string_field(vj, "function", where);
+    if (v.source.text.find(v.function) == std::string::npos)
+      r.fail(where + ".function '" + v.function + "' does not appear in " + v.source.path.string());
+
+    const json& params = require_field(vj, "params", r.file, where);
+    if (!params.is_object()) r.fail(where + ".params must map names to lists of integers");
+    std::set<std::string> in_scope = static_symbols;
+    for (const auto& [name, values] : params.items()) {
+      if (!is_identifier(name)) r.fail(where + ".params: '" + name + "' is not an identifier");
+      if (symbol_set.count(name)) r.fail(where + ".params: '" + name + "' is also a shape symbol");
+      if (!values.is_array() || values.empty()) r.fail(where + ".params." + name + " must be a non-empty list of integers");
+      std::vector<std::int64_t> vals;
+      for (const auto& x : values) {
+        if (!x.is_number_integer()) r.fail(where + ".params." + name + " must hold integers only");
+        vals.push_back(x.get<std::int64_t>());
+      }
+      v.space.params.emplace_back(name, std::move(vals));
+      in_scope.insert(name);
+    }
+    // nlohmann's object keeps keys sorted; the declared order of "order" wins when given.
+    if (vj.contains("order")) {
+      std::vector<std::pair<std::string, std::vector<std::int64_t>>> ordered;
+      for (const auto& n : vj["order"]) {
+        auto it = std::find_if(v.space.params.begin(), v.space.params.end(), [&](const auto& p) { return p.first == n; });
+        if (it == v.space.params.end()) r.fail(where + ".order names '" + n.dump() + "', which is not a parameter");
+        ordered.push_back(*it);
+      }
+      if (ordered.size() != v.space.params.size()) r.fail(where + ".order must list every parameter once");
+      v.space.params = std::move(ordered);
+    }
+    for (const auto& c : vj.value("constraints", json::array()))
+      v.space.constraints.push_back(r.expr(c, where + ".constraints", in_scope));
+    const json& targs = require_field(vj, "template_args", r.file, where);
+    if (!targs.is_array()) r.fail(where + ".template_args must be a list of expressions");
+    for (size_t k = 0; k < targs.size(); ++k)
+      v.template_args.push_back(r.expr(targs[k], where + ".template_args[" + std::to_string(k) + "]", in_scope));
+    std::set<std::string> launch_scope = in_scope;
+    launch_scope.insert(op.dynamic.begin(), op.dynamic.end());
+    v.launch = r.launch(require_field(vj, "launch", r.file, where), where + ".launch", launch_scope);
+    op.variants.push_back(std::move(v));
+  }
+
+  std::string hash_input = read_text_file(spec_path);
+  hash_input += op.reference.source.text;
+  for (const auto& v : op.variants) hash_input += v.source.text;
+  op.content_hash = sha256_hex(hash_input);
+  return op;
+}
+
+std::vector<std::string> list_op_families(const std::filesystem::path& templates_root) {
+  std::vector<std::string> out;
+  if (!std::filesystem::is_directory(templates_root))
+    throw input_error(templates_root.string(), "is not a directory of op families");
+  for (const auto& e : std::filesystem::directory_iterator(templates_root))
+    if (e.is_directory() && std::filesystem::is_regular_file(e.path() / "spec.json")) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+OpSpec load_op(const std::filesystem::path& templates_root, const std::string& op) {
+  std::filesystem::path dir = templates_root / op;
+  if (!std::filesystem::is_regular_file(dir / "spec.json")) {
+    std::string known;
+    for (const auto& f : list_op_families(templates_root)) known += (known.empty() ? "" : ", ") + f;
+    throw InputError("unknown op '" + op + "' (known: " + known + ")");
+  }
+  OpSpec spec = load_op_spec(dir);
+  if (spec.name != op) throw input_error((dir / "spec.json").string(), "declares op '" + spec.name + "' but lives in folder '" + op + "'");
+  return spec;
+}
+
+Bindings parse_shape_text(const std::string& text) {
+  Bindings b;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw InputError("shape '" + text + "': item '" + item + "' is not k=v");
+    std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    try {
+      size_t used = 0;
+      long long v = std::stoll(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+      b[key] = v;
+    } catch (const std::exception&) {
+      throw InputError("shape '" + text + "': '" + value + "' is not an integer");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return b;
+}
+
+}  // namespace hone

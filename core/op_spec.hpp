@@ -1,0 +1,106 @@
+#pragma once
+// An op family's spec (templates/<op>/spec.json): the kernel signature with dtypes and roles,
+// shape symbols, tolerance, flops and bytes formulas, input distributions, the reference kernel
+// and the variant templates with their parameter spaces and launch rules.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/dtype.hpp"
+#include "core/expr.hpp"
+#include "core/launch_rule.hpp"
+#include "core/param_space.hpp"
+
+namespace hone {
+
+/// How an input buffer is filled: normal(mean, std) or uniform(lo, hi), before rounding to its dtype.
+struct InputDist {
+  std::string kind = "normal";  // "normal" | "uniform"
+  double mean = 0.0, std = 1.0;
+  double lo = -1.0, hi = 1.0;
+};
+
+enum class ArgRole { In, Out, InOut, Scalar };
+
+struct ArgSpec {
+  std::string name;
+  DType dtype = DType::f32;
+  bool pointer = false;
+  bool is_const = false;
+  ArgRole role = ArgRole::Scalar;
+  std::vector<Expr> dims;       // buffers: the extent of each dimension
+  Expr int_value;               // integer scalars: an expression of the shape symbols
+  double float_value = 0.0;     // float scalars: the default, a model file may override it
+  InputDist init;               // In and InOut buffers
+
+  /// The parameter as written in CUDA C++, e.g. "const __nv_bfloat16* x".
+  std::string cuda_declaration() const;
+  /// Elements in the buffer at a shape.
+  std::int64_t elements(const Bindings& shape) const;
+};
+
+struct Tolerance {
+  double atol = 0.0;
+  double rtol = 0.0;
+};
+
+struct KernelSource {
+  std::filesystem::path path;
+  std::string text;
+};
+
+struct ReferenceKernel {
+  KernelSource source;
+  std::string entry;
+  LaunchRule launch;
+};
+
+struct Variant {
+  std::string name;
+  KernelSource source;
+  std::string function;              // the __device__ template that does the work
+  std::vector<Expr> template_args;   // over parameters and static shape symbols
+  ParamSpace space;
+  LaunchRule launch;
+};
+
+struct OpSpec {
+  std::string name;
+  std::string summary;
+  std::filesystem::path dir;
+  std::vector<std::string> symbols;   // shape symbols in declaration order
+  std::set<std::string> dynamic;      // symbols that vary at serving time (bucketed)
+  std::vector<ArgSpec> args;
+  std::map<DType, Tolerance> tolerance;
+  Expr flops, bytes;
+  ReferenceKernel reference;
+  std::vector<Variant> variants;
+  std::string content_hash;           // SHA-256 over spec.json and every source it names
+
+  /// The signature as "rmsnorm(bf16* out, const bf16* x, ...)".
+  std::string signature() const;
+  const ArgSpec* find_arg(const std::string& name) const;
+  /// Symbols whose values are fixed for a tuning task (all but the dynamic ones).
+  bool is_static(const std::string& symbol) const { return !dynamic.count(symbol); }
+  /// Checks that `shape` binds every symbol to a positive value; throws InputError otherwise.
+  void check_shape(const Bindings& shape) const;
+};
+
+/// Loads <dir>/spec.json and the sources it names; throws InputError naming the file and problem.
+OpSpec load_op_spec(const std::filesystem::path& dir);
+
+/// The op families under a templates root: every sub-folder holding a spec.json, sorted.
+std::vector<std::string> list_op_families(const std::filesystem::path& templates_root);
+
+/// Loads the family `op` from the templates root; throws InputError when there is none.
+OpSpec load_op(const std::filesystem::path& templates_root, const std::string& op);
+
+/// Parses "k=v,k=v" into bindings; throws InputError on a malformed item.
+Bindings parse_shape_text(const std::string& text);
+
+}  // namespace hone
