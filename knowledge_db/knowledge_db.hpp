@@ -1,0 +1,136 @@
+#pragma once
+// hone's SQLite store: tasks, candidates, compiles, validation results and winners. One
+// connection per object; WAL mode and a busy timeout so that several processes may share a file;
+// every write is one transaction, so an interrupted job leaves only whole results behind.
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hone {
+
+/// A database that cannot be opened, is from a newer hone, or is corrupt. The message names the file.
+struct DbError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A tuning task: one op at one static shape, one bucket of its dynamic dims, one architecture.
+struct TaskRecord {
+  std::int64_t id = 0;
+  std::string key;                 // unique: derived from all fields below
+  std::string op;
+  std::string spec_hash;           // OpSpec::content_hash it was tuned against
+  nlohmann::json static_dims;      // {"hidden": 4096}
+  nlohmann::json buckets;          // {"tokens": [lo, hi]}
+  nlohmann::json shape;            // the representative shape it is tuned at (all symbols)
+  nlohmann::json scalars;          // float scalars, {"eps": 1e-6}
+  std::string arch;                // "sm_90"
+  nlohmann::json layers;           // the model layers it serves: ["qwen3-8b/input_layernorm", ...]
+};
+
+/// A kernel: source, entry and launch rule; the same candidate may serve many tasks.
+struct CandidateRecord {
+  std::int64_t id = 0;
+  std::string key;                 // unique: SHA-256 of op, entry, source and launch rule
+  std::string op;
+  std::string origin;              // "reference" | "template" | "llm" | "user"
+  std::string variant;             // template variant name, "" otherwise
+  nlohmann::json params;           // {"BLOCK": 256, ...}
+  std::string entry;
+  std::string source;
+  nlohmann::json launch;           // LaunchRule::to_json()
+};
+
+/// A compile of a candidate for an architecture, with the resource usage ptxas reported.
+struct CompileRecord {
+  std::int64_t candidate_id = 0;
+  std::string arch;
+  std::string compiler;            // "nvrtc 13.0"
+  bool ok = false;
+  std::string log;
+  int registers = 0;
+  int spill_stores = 0;            // bytes
+  int spill_loads = 0;             // bytes
+  int shared_bytes = 0;            // static shared memory
+  int stack_bytes = 0;             // stack frame (local memory)
+  double compile_ms = 0;
+  std::string ptx;
+  std::string cubin;               // binary
+};
+
+/// The outcome of validating (and timing) one candidate for one task on one device.
+struct ResultRecord {
+  std::int64_t id = 0;
+  std::int64_t task_id = 0;
+  std::int64_t candidate_id = 0;
+  std::string device;              // "emu:<cpu>", "cuda:NVIDIA H200", "none:sm_90"
+  std::string verdict;             // "pass" | "fail"
+  std::string stage;               // the last stage reached: "static", "reference", "timing", ...
+  std::string reason;              // why it failed, "" on pass
+  double max_abs_err = 0;
+  double time_ms = 0;              // median, 0 when not timed
+  double time_min_ms = 0;
+  double time_spread = 0;          // (p90 - p10) / median
+  int runs = 0;
+  std::string timer;               // "cpu" (emu) | "gpu" (device events)
+  nlohmann::json detail;           // anything else worth keeping (worst element, seeds, ...)
+  std::string created_at;          // set by the database
+};
+
+struct WinnerRecord {
+  std::int64_t task_id = 0;
+  std::string device;
+  std::int64_t candidate_id = 0;
+  std::int64_t result_id = 0;
+  double time_ms = 0;
+  double baseline_ms = 0;          // the reference kernel's time in the same session
+  std::string updated_at;
+};
+
+class KnowledgeDb {
+ public:
+  /// Opens (creating and migrating as needed) the database at `file`. Throws DbError when the
+  /// file is not a hone database, is corrupt, or was written by a newer hone (its schema version
+  /// is above schema_version()).
+  explicit KnowledgeDb(const std::filesystem::path& file);
+  ~KnowledgeDb();
+  KnowledgeDb(const KnowledgeDb&) = delete;
+  KnowledgeDb& operator=(const KnowledgeDb&) = delete;
+
+  static int schema_version();
+  const std::filesystem::path& file() const;
+
+  /// Inserts the task, or finds it by key; returns its id (also set in the record).
+  std::int64_t upsert_task(TaskRecord& task);
+  std::optional<TaskRecord> task(std::int64_t id) const;
+  std::vector<TaskRecord> tasks() const;
+
+  std::int64_t upsert_candidate(CandidateRecord& candidate);
+  std::optional<CandidateRecord> candidate(std::int64_t id) const;
+
+  /// Inserts or replaces the compile of (candidate, arch, compiler).
+  void put_compile(const CompileRecord& compile);
+  std::optional<CompileRecord> compile(std::int64_t candidate_id, const std::string& arch) const;
+
+  std::int64_t add_result(ResultRecord& result);
+  /// The newest result for (task, candidate, device), if any: what resume uses to skip work.
+  std::optional<ResultRecord> latest_result(std::int64_t task_id, std::int64_t candidate_id, const std::string& device) const;
+  std::vector<ResultRecord> results_for_task(std::int64_t task_id) const;
+
+  /// Sets the winner of (task, device) when there is none or `winner` is faster; returns whether
+  /// it became the winner.
+  bool offer_winner(const WinnerRecord& winner);
+  std::optional<WinnerRecord> winner(std::int64_t task_id, const std::string& device) const;
+  std::vector<WinnerRecord> winners() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hone
