@@ -193,6 +193,34 @@ std::int64_t eval_node(const ExprNode& n, const Bindings& b, const std::string& 
   return 0;
 }
 
+std::string print(const ExprNode& n, const Bindings& bound, bool top) {
+  switch (n.kind) {
+    case ExprNode::Kind::Number:
+      return std::to_string(n.number);
+    case ExprNode::Kind::Symbol: {
+      auto it = bound.find(n.name);
+      return it == bound.end() ? n.name : std::to_string(it->second);
+    }
+    case ExprNode::Kind::Unary:
+      return n.name + print(*n.args[0], bound, false);
+    case ExprNode::Kind::Call: {
+      std::string s = n.name + "(";
+      for (size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + print(*n.args[i], bound, true);
+      return s + ")";
+    }
+    case ExprNode::Kind::Ternary: {
+      std::string s = print(*n.args[0], bound, false) + " ? " + print(*n.args[1], bound, false) + " : " +
+                      print(*n.args[2], bound, false);
+      return top ? s : "(" + s + ")";
+    }
+    case ExprNode::Kind::Binary: {
+      std::string s = print(*n.args[0], bound, false) + " " + n.name + " " + print(*n.args[1], bound, false);
+      return top ? s : "(" + s + ")";
+    }
+  }
+  return "";
+}
+
 void collect(const ExprNode& n, std::set<std::string>& out) {
   if (n.kind == ExprNode::Kind::Symbol) out.insert(n.name);
   for (const auto& a : n.args) collect(*a, out);
@@ -212,6 +240,11 @@ Expr Expr::constant(std::int64_t value) { return parse(std::to_string(value)); }
 std::int64_t Expr::eval(const Bindings& symbols) const {
   if (!root_) throw ExprError("empty expression");
   return eval_node(*root_, symbols, text_);
+}
+
+Expr Expr::bind(const Bindings& symbols) const {
+  if (!root_) return *this;
+  return parse(print(*root_, symbols, true));
 }
 
 std::set<std::string> Expr::symbols() const {

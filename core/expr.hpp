@@ -30,6 +30,9 @@ class Expr {
 
   /// Evaluates with the given symbols; throws ExprError on an unbound symbol or division by zero.
   std::int64_t eval(const Bindings& symbols) const;
+  /// The same expression with the given symbols replaced by their values, e.g. binding
+  /// BLOCK=256 in "ceil_div(tokens, BLOCK)" gives "ceil_div(tokens, 256)".
+  Expr bind(const Bindings& symbols) const;
   /// The identifiers the expression reads.
   std::set<std::string> symbols() const;
   const std::string& text() const { return text_; }

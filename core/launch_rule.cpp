@@ -52,6 +52,16 @@ nlohmann::json LaunchRule::to_json() const {
   return j;
 }
 
+LaunchRule LaunchRule::bind(const Bindings& symbols) const {
+  LaunchRule r;
+  for (int i = 0; i < 3; ++i) {
+    r.grid[i] = grid[i].bind(symbols);
+    r.block[i] = block[i].bind(symbols);
+  }
+  r.smem = smem.bind(symbols);
+  return r;
+}
+
 LaunchRule parse_launch_rule(const nlohmann::json& j, const std::string& file, const std::string& where) {
   if (!j.is_object()) throw input_error(file, where + " must be an object with grid, block and smem");
   LaunchRule r;

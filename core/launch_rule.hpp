@@ -29,6 +29,8 @@ struct LaunchRule {
   /// is not positive or the block exceeds 1024 threads.
   LaunchDims eval(const Bindings& symbols) const;
   nlohmann::json to_json() const;
+  /// The rule with the given symbols (a configuration's parameters) replaced by their values.
+  LaunchRule bind(const Bindings& symbols) const;
 };
 
 /// Reads {"grid": [..3 expressions..], "block": [...], "smem": "..."}; strings or integers;

@@ -1,6 +1,8 @@
 #include "core/op_spec.hpp"
 
 #include <algorithm>
+#include <regex>
+#include <sstream>
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
@@ -45,8 +47,37 @@ struct SpecReader {
     KernelSource src;
     src.path = dir / string_field(j, "source", where);
     if (!std::filesystem::is_regular_file(src.path)) fail(where + ".source names " + src.path.string() + ", which does not exist");
-    src.text = read_text_file(src.path);
+    std::set<std::filesystem::path> seen;
+    src.text = inline_local_includes(src.path, {dir, dir.parent_path() / "common"}, seen);
     return src;
+  }
+
+  // A candidate is one self-contained translation unit (stored, exported, compiled anywhere), so
+  // `#include "file"` lines of templates are replaced by the file, each file once.
+  std::string inline_local_includes(const std::filesystem::path& file, const std::vector<std::filesystem::path>& search,
+                                    std::set<std::filesystem::path>& seen) const {
+    static const std::regex include_re(R"re(^\s*#\s*include\s*"([^"]+)"\s*$)re");
+    static const std::regex once_re(R"(^\s*#\s*pragma\s+once\s*$)");
+    seen.insert(std::filesystem::weakly_canonical(file));
+    std::istringstream in(read_text_file(file));
+    std::string line, out;
+    std::smatch m;
+    while (std::getline(in, line)) {
+      if (std::regex_match(line, once_re)) continue;
+      if (std::regex_match(line, m, include_re)) {
+        std::filesystem::path found;
+        for (const auto& d : search)
+          if (std::filesystem::is_regular_file(d / m[1].str())) {
+            found = d / m[1].str();
+            break;
+          }
+        if (found.empty()) fail(file.string() + " includes \"" + m[1].str() + "\", which is in neither its folder nor templates/common");
+        if (!seen.count(std::filesystem::weakly_canonical(found))) out += inline_local_includes(found, search, seen);
+        continue;
+      }
+      out += line + "\n";
+    }
+    return out;
   }
 
   InputDist dist(const json& j, const std::string& where) const {
@@ -124,10 +155,9 @@ bool is_identifier(const std::string& s) {
 
 }  // namespace
 
-std::string ArgSpec::cuda_declaration() const {
+std::string ArgSpec::cuda_type() const {
   std::string t = dtype_cuda_type(dtype);
-  if (pointer) t = (is_const ? "const " : "") + t + "*";
-  return t + " " + name;
+  return pointer ? (is_const ? "const " : "") + t + "*" : t;
 }
 
 std::int64_t ArgSpec::elements(const Bindings& shape) const {
@@ -280,6 +310,20 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
     launch_scope.insert(op.dynamic.begin(), op.dynamic.end());
     v.launch = r.launch(require_field(vj, "launch", r.file, where), where + ".launch", launch_scope);
     op.variants.push_back(std::move(v));
+  }
+
+  if (j.contains("example_shape")) {
+    const json& ex = j["example_shape"];
+    if (!ex.is_object()) r.fail("example_shape must map every symbol to a positive integer");
+    for (const auto& [k, v] : ex.items()) {
+      if (!v.is_number_integer()) r.fail("example_shape." + k + " must be an integer");
+      op.example_shape[k] = v.get<std::int64_t>();
+    }
+    try {
+      op.check_shape(op.example_shape);
+    } catch (const InputError& e) {
+      r.fail(std::string("example_shape: ") + e.what());
+    }
   }
 
   std::string hash_input = read_text_file(spec_path);

@@ -38,8 +38,10 @@ struct ArgSpec {
   double float_value = 0.0;     // float scalars: the default, a model file may override it
   InputDist init;               // In and InOut buffers
 
+  /// The parameter's type in CUDA C++, e.g. "const __nv_bfloat16*".
+  std::string cuda_type() const;
   /// The parameter as written in CUDA C++, e.g. "const __nv_bfloat16* x".
-  std::string cuda_declaration() const;
+  std::string cuda_declaration() const { return cuda_type() + " " + name; }
   /// Elements in the buffer at a shape.
   std::int64_t elements(const Bindings& shape) const;
 };
@@ -80,6 +82,7 @@ struct OpSpec {
   Expr flops, bytes;
   ReferenceKernel reference;
   std::vector<Variant> variants;
+  Bindings example_shape;             // a typical shape, for `hone ops` and the tests
   std::string content_hash;           // SHA-256 over spec.json and every source it names
 
   /// The signature as "rmsnorm(bf16* out, const bf16* x, ...)".

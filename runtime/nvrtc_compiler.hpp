@@ -1,0 +1,44 @@
+#pragma once
+// NVRTC: CUDA C++ to PTX and CUBIN for a named architecture, with ptxas's resource usage for
+// every entry. Needs no GPU.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "runtime/resource_usage.hpp"
+
+namespace hone {
+
+struct NvrtcRequest {
+  std::string source;
+  std::string file_name = "kernel.cu";      // how the source is named in diagnostics
+  std::string arch = "sm_90";               // sm_XX for CUBIN and PTX; compute_XX for PTX only
+  std::vector<std::string> options;         // extra NVRTC options
+};
+
+struct NvrtcResult {
+  bool ok = false;
+  std::string log;                          // warnings, and on failure the error text
+  std::string ptx;
+  std::string cubin;                        // empty for a compute_XX target
+  std::map<std::string, ResourceUsage> usage;  // per entry (extern "C" name)
+  double compile_ms = 0;
+};
+
+/// Compiles; never throws for a bad kernel (ok=false, the compiler's error in log). Throws
+/// std::invalid_argument for an architecture NVRTC does not support.
+NvrtcResult nvrtc_compile(const NvrtcRequest& request);
+
+/// "nvrtc 13.0", the compiler identity stored with every compile.
+std::string nvrtc_identity();
+
+/// Architectures this NVRTC can target, as "sm_XX".
+std::vector<std::string> nvrtc_supported_archs();
+
+/// 90 for "sm_90" or "compute_90"; throws std::invalid_argument for anything else.
+int arch_number(const std::string& arch);
+
+/// The folder holding the CUDA headers kernels include ($CUDA_HOME/include, else the toolkit hone was built with).
+std::string cuda_include_dir();
+
+}  // namespace hone

@@ -1,0 +1,33 @@
+#include <doctest/doctest.h>
+
+#include "core/paths.hpp"
+#include "runtime/nvrtc_compiler.hpp"
+#include "tuner/template_proposer.hpp"
+
+using namespace hone;
+
+// Every op family's reference and every valid configuration of its templates, at its example
+// shape, compile with NVRTC for a real architecture, and each family offers a real space.
+TEST_CASE("templates: every family compiles for sm_90 at its example shape") {
+  const auto families = list_op_families(templates_root());
+  CHECK(families.size() >= 1);
+  for (const auto& name : families) {
+    CAPTURE(name);
+    OpSpec op = load_op(templates_root(), name);
+    REQUIRE_MESSAGE(!op.example_shape.empty(), name << " has no example_shape");
+    Candidate ref = reference_candidate(op);
+    NvrtcResult r = nvrtc_compile({ref.source, ref.entry + ".cu", "sm_90", {}});
+    CHECK_MESSAGE(r.ok, r.log);
+    CHECK(r.usage.count(ref.entry) == 1);
+
+    auto space = template_space(op, op.example_shape);
+    CHECK_MESSAGE(space.size() >= 8, name << " has only " << space.size() << " valid configurations");
+    for (const auto& p : space) {
+      Candidate c = render_template(op, *p.variant, p.config, op.example_shape);
+      CAPTURE(c.label());
+      NvrtcResult cr = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+      CHECK_MESSAGE(cr.ok, cr.log);
+      CHECK(cr.usage.count(c.entry) == 1);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+#include <doctest/doctest.h>
+
+#include "core/paths.hpp"
+#include "tuner/template_proposer.hpp"
+
+using namespace hone;
+
+TEST_CASE("template space: rmsnorm has at least 8 valid configurations at a typical shape") {
+  OpSpec op = load_op(templates_root(), "rmsnorm");
+  auto space = template_space(op, {{"tokens", 64}, {"hidden", 4096}});
+  CHECK(space.size() >= 8);
+  for (const auto& p : space) CHECK(p.variant->space.satisfies(p.config, {{"hidden", 4096}}));
+}
+
+TEST_CASE("render: the wrapper keeps the op's signature and instantiates the configuration") {
+  OpSpec op = load_op(templates_root(), "rmsnorm");
+  const Variant& v = op.variants.at(0);
+  Candidate c = render_template(op, v, {{"BLOCK", 256}, {"VEC", 8}}, {{"tokens", 7}, {"hidden", 4096}});
+  CHECK(c.entry == "rmsnorm_row_block_256_8_4096");
+  CHECK(c.source.find("extern \"C\" __global__ void __launch_bounds__(256) rmsnorm_row_block_256_8_4096("
+                      "__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens, int hidden, float eps)") !=
+        std::string::npos);
+  CHECK(c.source.find("rmsnorm_row_block<256, 8, 4096>(out, x, w, tokens, hidden, eps);") != std::string::npos);
+  // Local includes are inlined: the candidate is one self-contained translation unit.
+  CHECK(c.source.find("#include \"") == std::string::npos);
+  CHECK(c.source.find("struct alignas(2 * VEC) Bf16Pack") != std::string::npos);
+  CHECK(c.launch.block[0].text() == "256");
+  CHECK(c.launch.grid[0].text() == "tokens");
+  CHECK(c.key() != render_template(op, v, {{"BLOCK", 128}, {"VEC", 8}}, {{"tokens", 7}, {"hidden", 4096}}).key());
+}
