@@ -123,7 +123,8 @@ class KnowledgeDb {
   std::vector<ResultRecord> results_for_task(std::int64_t task_id) const;
 
   /// Sets the winner of (task, device) when there is none or `winner` is faster; returns whether
-  /// it became the winner.
+  /// it became the winner. A tie keeps the holder. Throws std::invalid_argument when time_ms is
+  /// not a positive number (an untimed result cannot win).
   bool offer_winner(const WinnerRecord& winner);
   std::optional<WinnerRecord> winner(std::int64_t task_id, const std::string& device) const;
   std::vector<WinnerRecord> winners() const;

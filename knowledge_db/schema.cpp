@@ -1,0 +1,160 @@
+#include "knowledge_db/schema.hpp"
+
+#include <sstream>
+
+#include <sqlite3.h>
+
+#include "knowledge_db/sqlite_connection.hpp"
+
+namespace hone {
+
+namespace {
+
+// REAL columns are nullable on purpose: SQLite stores a bound NaN as NULL (a failed kernel's
+// max_abs_err often is NaN), and NOT NULL would turn that into a constraint error.
+// results.id is AUTOINCREMENT so ids only grow: "newest" is the highest id, whatever the clocks say.
+const char* const kVersion1 = R"sql(
+CREATE TABLE tasks (
+  id          INTEGER PRIMARY KEY,
+  key         TEXT NOT NULL UNIQUE CHECK (key <> ''),
+  op          TEXT NOT NULL,
+  spec_hash   TEXT NOT NULL,
+  static_dims TEXT NOT NULL,
+  buckets     TEXT NOT NULL,
+  shape       TEXT NOT NULL,
+  scalars     TEXT NOT NULL,
+  arch        TEXT NOT NULL,
+  layers      TEXT NOT NULL,
+  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE TABLE candidates (
+  id         INTEGER PRIMARY KEY,
+  key        TEXT NOT NULL UNIQUE CHECK (key <> ''),
+  op         TEXT NOT NULL,
+  origin     TEXT NOT NULL,
+  variant    TEXT NOT NULL,
+  params     TEXT NOT NULL,
+  entry      TEXT NOT NULL,
+  source     TEXT NOT NULL,
+  launch     TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE TABLE compiles (
+  candidate_id INTEGER NOT NULL REFERENCES candidates(id),
+  arch         TEXT NOT NULL,
+  compiler     TEXT NOT NULL,
+  ok           INTEGER NOT NULL,
+  log          TEXT NOT NULL,
+  registers    INTEGER NOT NULL,
+  spill_stores INTEGER NOT NULL,
+  spill_loads  INTEGER NOT NULL,
+  shared_bytes INTEGER NOT NULL,
+  stack_bytes  INTEGER NOT NULL,
+  compile_ms   REAL,
+  ptx          TEXT NOT NULL,
+  cubin        BLOB NOT NULL,
+  created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  UNIQUE (candidate_id, arch, compiler)
+);
+
+CREATE TABLE results (
+  id           INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id      INTEGER NOT NULL REFERENCES tasks(id),
+  candidate_id INTEGER NOT NULL REFERENCES candidates(id),
+  device       TEXT NOT NULL,
+  verdict      TEXT NOT NULL CHECK (verdict IN ('pass', 'fail')),
+  stage        TEXT NOT NULL,
+  reason       TEXT NOT NULL,
+  max_abs_err  REAL,
+  time_ms      REAL,
+  time_min_ms  REAL,
+  time_spread  REAL,
+  runs         INTEGER NOT NULL,
+  timer        TEXT NOT NULL,
+  detail       TEXT NOT NULL,
+  created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX results_by_task_candidate_device ON results (task_id, candidate_id, device);
+
+CREATE TABLE winners (
+  task_id      INTEGER NOT NULL REFERENCES tasks(id),
+  device       TEXT NOT NULL,
+  candidate_id INTEGER NOT NULL REFERENCES candidates(id),
+  result_id    INTEGER NOT NULL REFERENCES results(id),
+  time_ms      REAL NOT NULL CHECK (time_ms > 0),
+  baseline_ms  REAL,
+  updated_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (task_id, device)
+);
+)sql";
+
+std::string hex(std::int64_t value) {
+  std::ostringstream out;
+  out << "0x" << std::hex << value;
+  return out.str();
+}
+
+}  // namespace
+
+const std::vector<std::string>& schema_migrations() {
+  static const std::vector<std::string> steps = {
+      std::string("PRAGMA application_id = ") + std::to_string(kHoneApplicationId) + ";\n" + kVersion1,
+  };
+  return steps;
+}
+
+int latest_schema_version() { return static_cast<int>(schema_migrations().size()); }
+
+namespace {
+
+[[noreturn]] void refuse_newer(const SqliteConnection& db, std::int64_t version, int known_version) {
+  throw DbError(db.name() + ": written by a newer hone (schema " + std::to_string(version) +
+                ", this hone knows up to " + std::to_string(known_version) + ")");
+}
+
+}  // namespace
+
+void check_hone_database(SqliteConnection& db, int known_version) {
+  // The first read of the file is where SQLite notices that it is not a database; ask for the
+  // result code directly so that case gets its own message.
+  int rc = sqlite3_exec(db.handle(), "SELECT count(*) FROM sqlite_schema", nullptr, nullptr, nullptr);
+  if ((rc & 0xff) == SQLITE_NOTADB) throw DbError(db.name() + ": not a hone database (not an SQLite file)");
+  if ((rc & 0xff) == SQLITE_CORRUPT) db.fail("is a corrupt database");
+  if (rc != SQLITE_OK) db.fail("cannot be read");
+
+  // One statement, so one snapshot: read apart, another process's migration could commit in
+  // between and make a half-seen hone database look like someone else's.
+  auto row = db.prepare(
+      "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+      "(SELECT count(*) FROM sqlite_schema)");
+  if (!row.step()) throw DbError(db.name() + ": cannot read the database header");
+  std::int64_t application_id = row.column_int64(0);
+  std::int64_t version = row.column_int64(1);
+  std::int64_t objects = row.column_int64(2);
+  if (application_id == 0 && version == 0 && objects == 0) return;  // new or empty: hone's to create
+  if (application_id != kHoneApplicationId) {
+    throw DbError(db.name() + ": not a hone database (an SQLite database of another program, application_id " +
+                  hex(application_id) + ")");
+  }
+  if (version > known_version) refuse_newer(db, version, known_version);
+}
+
+void migrate(SqliteConnection& db, const std::vector<std::string>& steps) {
+  int known_version = static_cast<int>(steps.size());
+  // The usual case, an up-to-date file, needs no write lock.
+  if (db.query_int("PRAGMA user_version") == known_version) return;
+  for (int target = 1; target <= known_version; ++target) {
+    SqliteTransaction transaction(db);
+    // Read inside the write lock: another process may have migrated since we last looked.
+    std::int64_t version = db.query_int("PRAGMA user_version");
+    if (version > known_version) refuse_newer(db, version, known_version);
+    if (version >= target) continue;
+    db.exec(steps[static_cast<std::size_t>(target - 1)]);
+    db.exec("PRAGMA user_version = " + std::to_string(target));
+    transaction.commit();
+  }
+}
+
+}  // namespace hone

@@ -1,0 +1,23 @@
+#pragma once
+// Rows of the winners table: the fastest passing candidate per (task, device). Writers expect to
+// run inside the caller's transaction.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "knowledge_db/knowledge_db.hpp"
+
+namespace hone {
+class SqliteConnection;
+}
+
+namespace hone::sql {
+
+/// Stores the winner when (task, device) has none or it is strictly faster; returns whether it did.
+bool offer_winner(SqliteConnection& db, const WinnerRecord& winner);
+std::optional<WinnerRecord> winner(SqliteConnection& db, std::int64_t task_id, const std::string& device);
+/// All winners by task, then device.
+std::vector<WinnerRecord> winners(SqliteConnection& db);
+
+}  // namespace hone::sql
