@@ -1,0 +1,14 @@
+#include <cuda_bf16.h>
+
+// One thread per output (m, n), a dot product in double in index order, rounded once.
+extern "C" __global__ void gemv_reference(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                          int M, int N, int K) {
+  const int n = blockIdx.x * blockDim.x + threadIdx.x;
+  const int m = blockIdx.y;
+  if (n >= N || m >= M) return;
+  const __nv_bfloat16* xr = x + static_cast<long long>(m) * K;
+  const __nv_bfloat16* wr = w + static_cast<long long>(n) * K;
+  double sum = 0.0;
+  for (int k = 0; k < K; ++k) sum += static_cast<double>(__bfloat162float(xr[k])) * __bfloat162float(wr[k]);
+  out[static_cast<long long>(m) * N + n] = __float2bfloat16(static_cast<float>(sum));
+}
