@@ -171,7 +171,9 @@ std::string OpSpec::signature() const {
   for (size_t i = 0; i < args.size(); ++i) {
     if (i) s += ", ";
     const ArgSpec& a = args[i];
-    s += std::string(a.is_const ? "const " : "") + dtype_name(a.dtype) + (a.pointer ? "* " : " ") + a.name;
+    // Spelled as DESIGN.md writes the contracts: bf16 for __nv_bfloat16, C names for the rest.
+    const std::string t = a.dtype == DType::bf16 || a.dtype == DType::f16 ? dtype_name(a.dtype) : dtype_cuda_type(a.dtype);
+    s += std::string(a.is_const ? "const " : "") + t + (a.pointer ? "* " : " ") + a.name;
   }
   return s + ")";
 }

@@ -1,0 +1,42 @@
+// hone: shape-specialised CUDA kernels for a model's real shapes, proven correct and timed.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "core/expr.hpp"
+#include "core/input_error.hpp"
+#include "knowledge_db/knowledge_db.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"hone: makes shape-specialised CUDA kernels for a model's real shapes, proves them correct, "
+               "times them honestly and exports the winners for serving engines"};
+  app.require_subcommand(1);
+  hone::cli::Action action;
+  hone::cli::add_ops_command(app, action);
+  hone::cli::add_compile_command(app, action);
+  hone::cli::add_tune_command(app, action);
+  hone::cli::add_export_command(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    return action ? action() : 2;
+  } catch (const hone::InputError& e) {
+    std::cerr << "hone: " << e.what() << "\n";
+    return 2;
+  } catch (const hone::ExprError& e) {
+    std::cerr << "hone: " << e.what() << "\n";
+    return 2;
+  } catch (const hone::DbError& e) {
+    std::cerr << "hone: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "hone: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,89 @@
+#pragma once
+// The one interface every device implements (emu, cuda, none): load a compiled kernel, move
+// buffers, launch, and time a launch with the device's own clock.
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "core/launch_rule.hpp"
+
+namespace hone {
+
+struct DeviceInfo {
+  std::string kind;   // "emu" | "cuda" | "none"
+  std::string name;   // "AMD EPYC 7B13" or "NVIDIA H200"
+  std::string arch;   // the architecture kernels are compiled and checked for: "sm_90"
+  std::string timer;  // "cpu" for emu (never passes for a GPU time), "gpu" for device events
+
+  /// "emu:AMD EPYC 7B13", the device column of results and winners.
+  std::string id() const { return kind + ":" + name; }
+};
+
+/// What a device loads a compiled kernel from.
+struct KernelImage {
+  std::string entry;
+  std::filesystem::path emu_object;  // emu: the shared object
+  std::string emu_invoke;            // emu: its invoke symbol
+  std::string cubin;                 // cuda
+  std::string ptx;                   // cuda, when no CUBIN matches the device
+};
+
+class LoadedKernel {
+ public:
+  virtual ~LoadedKernel() = default;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+
+  /// Device memory; on emu it is host memory. Returned pointers are what kernels receive.
+  virtual void* alloc(std::size_t bytes) = 0;
+  virtual void release(void* ptr) = 0;
+  virtual void upload(void* device_dst, const void* host_src, std::size_t bytes) = 0;
+  virtual void download(void* host_dst, const void* device_src, std::size_t bytes) = 0;
+
+  virtual std::unique_ptr<LoadedKernel> load(const KernelImage& image) = 0;
+  /// Runs one launch to completion; args[i] points to the value of parameter i. Throws
+  /// std::runtime_error (or a subclass) with the reason when the kernel faults.
+  virtual void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
+  /// Runs one launch and returns its duration in milliseconds on the device's clock.
+  virtual double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
+};
+
+/// A device allocation that is released when it goes out of scope.
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Device& device, std::size_t bytes) : device_(&device), bytes_(bytes), ptr_(device.alloc(bytes)) {}
+  ~DeviceBuffer() { reset(); }
+  DeviceBuffer(DeviceBuffer&& o) noexcept { *this = std::move(o); }
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      device_ = o.device_;
+      bytes_ = o.bytes_;
+      ptr_ = o.ptr_;
+      o.ptr_ = nullptr;
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  void* get() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void reset() {
+    if (ptr_) device_->release(ptr_);
+    ptr_ = nullptr;
+  }
+  Device* device_ = nullptr;
+  std::size_t bytes_ = 0;
+  void* ptr_ = nullptr;
+};
+
+}  // namespace hone

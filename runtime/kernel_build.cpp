@@ -1,0 +1,31 @@
+#include "runtime/kernel_build.hpp"
+
+namespace hone {
+
+bool KernelBuild::ok() const { return nvrtc.ok && (!for_emu || emu.ok); }
+
+std::string KernelBuild::error() const {
+  if (!nvrtc.ok) return "nvrtc: " + nvrtc.log;
+  if (for_emu && !emu.ok) return "emu: " + emu.log;
+  return "";
+}
+
+KernelBuild build_kernel(const KernelBuildRequest& req) {
+  KernelBuild b;
+  b.image.entry = req.entry;
+  b.nvrtc = nvrtc_compile({req.source + req.nvrtc_suffix, req.entry + ".cu", req.arch, {}});
+  if (!b.nvrtc.ok) return b;
+  b.image.ptx = b.nvrtc.ptx;
+  b.image.cubin = b.nvrtc.cubin;
+  if (req.device_kind == "emu") {
+    b.for_emu = true;
+    b.emu = compile_for_emu({req.source, req.entry, req.param_types, arch_number(req.arch) * 10});
+    if (b.emu.ok) {
+      b.image.emu_object = b.emu.shared_object;
+      b.image.emu_invoke = b.emu.invoke_symbol;
+    }
+  }
+  return b;
+}
+
+}  // namespace hone

@@ -1,0 +1,36 @@
+#pragma once
+// Building one kernel for a job: NVRTC for the real architecture always (resource usage, PTX and
+// CUBIN), and for the emu device also the host build that runs it on the CPU.
+#include <string>
+#include <vector>
+
+#include "runtime/device.hpp"
+#include "runtime/emu_compiler.hpp"
+#include "runtime/nvrtc_compiler.hpp"
+
+namespace hone {
+
+struct KernelBuildRequest {
+  std::string source;                    // what NVRTC and the emu compile
+  std::string nvrtc_suffix;              // appended for NVRTC only (compile-time checks), "" for none
+  std::string entry;
+  std::vector<std::string> param_types;
+  std::string arch = "sm_90";
+  std::string device_kind = "emu";       // "emu" also builds for the CPU; "cuda"/"none" do not
+};
+
+struct KernelBuild {
+  NvrtcResult nvrtc;
+  bool for_emu = false;                  // whether the emu build was asked for
+  EmuBuild emu;
+  KernelImage image;
+
+  bool ok() const;
+  /// The first compiler error, labelled with the compiler ("nvrtc: ..." or "emu: ..."), "" when ok.
+  std::string error() const;
+};
+
+/// Compiles for the real architecture and, for emu, for the host. Never throws for a bad kernel.
+KernelBuild build_kernel(const KernelBuildRequest& request);
+
+}  // namespace hone

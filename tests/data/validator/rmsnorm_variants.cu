@@ -1,0 +1,70 @@
+#include <cuda_bf16.h>
+
+// Kernels with rmsnorm's signature for the validator's tests: one right, and one for each way
+// of being wrong that a stage must catch. One thread per row, like the reference.
+
+__device__ float row_inv_rms(const __nv_bfloat16* row, int hidden, float eps) {
+  float ss = 0.f;
+  for (int h = 0; h < hidden; ++h) {
+    const float v = __bfloat162float(row[h]);
+    ss += v * v;
+  }
+  return rsqrtf(ss / hidden + eps);
+}
+
+extern "C" __global__ void rmsnorm_right(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens,
+                                         int hidden, float eps) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= tokens) return;
+  const __nv_bfloat16* row = x + (long long)t * hidden;
+  const float inv = row_inv_rms(row, hidden, eps);
+  for (int h = 0; h < hidden; ++h)
+    out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
+}
+
+// Forgets the weight: wrong wherever w differs from 1.
+extern "C" __global__ void rmsnorm_no_weight(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                             int tokens, int hidden, float eps) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= tokens) return;
+  const __nv_bfloat16* row = x + (long long)t * hidden;
+  const float inv = row_inv_rms(row, hidden, eps);
+  for (int h = 0; h < hidden; ++h) out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv);
+}
+
+// Skips the last row: its outputs keep the poison.
+extern "C" __global__ void rmsnorm_skips_last_row(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                                  int tokens, int hidden, float eps) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= tokens - 1) return;
+  const __nv_bfloat16* row = x + (long long)t * hidden;
+  const float inv = row_inv_rms(row, hidden, eps);
+  for (int h = 0; h < hidden; ++h)
+    out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
+}
+
+// Writes through a null pointer: the process running it dies.
+extern "C" __global__ void rmsnorm_crashes(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens,
+                                           int hidden, float eps) {
+  volatile int* nowhere = nullptr;
+  *nowhere = tokens;
+}
+
+// Never returns.
+extern "C" __global__ void rmsnorm_hangs(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens,
+                                         int hidden, float eps) {
+  volatile int spin = 1;
+  while (spin) {
+  }
+}
+
+// Thread 0 skips the barrier the others wait at.
+extern "C" __global__ void rmsnorm_diverges(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                            int tokens, int hidden, float eps) {
+  if (threadIdx.x == 0) return;
+  __syncthreads();
+}
+
+// The wrong signature: hidden as a float.
+extern "C" __global__ void rmsnorm_bad_signature(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                                 int tokens, float hidden, float eps) {}

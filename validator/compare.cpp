@@ -1,0 +1,46 @@
+#include "validator/compare.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace hone {
+
+Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol) {
+  Comparison c;
+  for (std::size_t i = 0; i < expected.count; ++i) {
+    const double e = expected.at(i), g = got.at(i);
+    const double bound = tol.atol + tol.rtol * std::fabs(e);
+    double err = std::fabs(g - e);
+    double ratio;
+    if (std::isnan(g) || std::isnan(e) || std::isinf(g) || std::isinf(e)) {
+      // Equal infinities agree; any NaN, or an infinity against a finite value, does not.
+      const bool agree = std::isinf(g) && std::isinf(e) && (g > 0) == (e > 0);
+      ratio = agree ? 0 : std::numeric_limits<double>::infinity();
+      err = agree ? 0 : std::numeric_limits<double>::infinity();
+    } else {
+      ratio = bound > 0 ? err / bound : (err > 0 ? std::numeric_limits<double>::infinity() : 0);
+    }
+    if (ratio > 1) ++c.mismatches;
+    if (err > c.max_abs_err) c.max_abs_err = err;
+    if (c.worst_index < 0 || ratio > c.worst_ratio) {
+      c.worst_ratio = ratio;
+      c.worst_index = static_cast<std::int64_t>(i);
+      c.got = g;
+      c.expected = e;
+    }
+  }
+  return c;
+}
+
+std::string format_index(std::int64_t flat, const std::vector<std::int64_t>& extents) {
+  std::vector<std::int64_t> idx(extents.size());
+  for (std::size_t d = extents.size(); d-- > 0;) {
+    idx[d] = extents[d] ? flat % extents[d] : 0;
+    flat = extents[d] ? flat / extents[d] : 0;
+  }
+  std::string s = "[";
+  for (std::size_t d = 0; d < idx.size(); ++d) s += (d ? ", " : "") + std::to_string(idx[d]);
+  return s + "]";
+}
+
+}  // namespace hone

@@ -1,0 +1,54 @@
+#pragma once
+// One evaluation of a candidate on a device, as the worker process runs it: the reference check
+// (stage 2) and then the timing (stage 5). The request travels to the worker as JSON.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/expr.hpp"
+#include "core/launch_rule.hpp"
+#include "runtime/device.hpp"
+#include "validator/verdict.hpp"
+
+namespace hone {
+
+struct KernelUnderTest {
+  KernelImage image;
+  LaunchRule launch;
+};
+
+struct TimingOptions {
+  int warmup_runs = 1;
+  double warmup_ms = 20;       // warm up for at least this long, or warmup_runs, whichever is more
+  int repeats = 5;
+  double max_total_ms = 2000;  // stop repeating once this much time went into timing (after 3 runs)
+};
+
+struct EvaluationRequest {
+  std::filesystem::path spec_dir;        // the op family folder (its spec.json)
+  Bindings shape;
+  std::map<std::string, double> scalars; // float scalar arguments overriding the spec's defaults
+  KernelUnderTest reference;
+  KernelUnderTest candidate;
+  bool check = true;                     // false: the candidate is the reference itself, only timed
+  std::vector<std::uint64_t> seeds;
+  bool time = true;
+  TimingOptions timing;
+};
+
+void to_json(nlohmann::json& j, const EvaluationRequest& r);
+void from_json(const nlohmann::json& j, EvaluationRequest& r);
+
+/// Called with a stage name before each stage starts, so a crash can be attributed to it.
+using StageListener = std::function<void(const std::string& stage)>;
+
+/// Runs the reference check and the timing on `device`. Kernel faults become failing verdicts;
+/// a kernel that crashes the process takes the process with it (hence the worker).
+Verdict evaluate(Device& device, const EvaluationRequest& request, const StageListener& on_stage = {});
+
+}  // namespace hone

@@ -1,0 +1,172 @@
+#include "validator/worker.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace hone {
+
+namespace {
+
+void write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw std::runtime_error(std::string("write to worker failed: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+std::string describe_exit(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    return "killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  return "stopped";
+}
+
+}  // namespace
+
+std::filesystem::path find_worker_executable() {
+  if (const char* w = std::getenv("HONE_WORKER"); w && *w) return w;
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto beside = self.parent_path() / "hone-worker";
+    if (std::filesystem::exists(beside)) return beside;
+  }
+  return HONE_WORKER_PATH;
+}
+
+Worker::Worker(WorkerOptions options) : options_(std::move(options)) {
+  if (options_.executable.empty()) options_.executable = find_worker_executable();
+}
+
+Worker::~Worker() { stop(false); }
+
+void Worker::start() {
+  // A worker that dies while we write to it must not take this process down with SIGPIPE.
+  ::signal(SIGPIPE, SIG_IGN);
+  int to[2], from[2];
+  if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, to[0], 3);
+  posix_spawn_file_actions_adddup2(&fa, from[1], 4);
+  // Kernels may printf: their output goes to our stderr, never into the protocol or our stdout.
+  posix_spawn_file_actions_adddup2(&fa, 2, 1);
+  const std::string exe = options_.executable.string();
+  std::vector<std::string> args = {exe, "--device", options_.device_kind, "--arch", options_.arch};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(to[0]);
+  ::close(from[1]);
+  if (rc != 0) {
+    ::close(to[1]);
+    ::close(from[0]);
+    throw std::runtime_error("cannot start the worker " + exe + ": " + std::strerror(rc));
+  }
+  pid_ = pid;
+  to_worker_ = to[1];
+  from_worker_ = from[0];
+  pending_.clear();
+  ++started_;
+}
+
+void Worker::stop(bool kill_it) {
+  if (pid_ < 0) return;
+  if (to_worker_ >= 0) ::close(to_worker_);
+  if (from_worker_ >= 0) ::close(from_worker_);
+  to_worker_ = from_worker_ = -1;
+  if (kill_it) ::kill(pid_, SIGKILL);
+  int status;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+}
+
+Verdict Worker::lost_worker(const std::string& what, const std::string& stage) {
+  return Verdict::failed("worker", "the worker " + what + " during the " + stage + " stage; it was replaced");
+}
+
+Verdict Worker::evaluate(const EvaluationRequest& request) {
+  if (pid_ < 0) start();
+  std::string stage = "start";
+  nlohmann::json msg = {{"type", "evaluate"}, {"request", request}};
+  try {
+    write_all(to_worker_, msg.dump() + "\n");
+  } catch (const std::exception&) {
+    // The worker died between evaluations; start a fresh one and try once more.
+    stop(true);
+    start();
+    write_all(to_worker_, msg.dump() + "\n");
+  }
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.timeout_s);
+  for (;;) {
+    std::size_t nl;
+    while ((nl = pending_.find('\n')) != std::string::npos) {
+      std::string line = pending_.substr(0, nl);
+      pending_.erase(0, nl + 1);
+      nlohmann::json reply;
+      try {
+        reply = nlohmann::json::parse(line);
+      } catch (const std::exception&) {
+        stop(true);
+        return lost_worker("sent a malformed reply", stage);
+      }
+      const std::string type = reply.value("type", "");
+      if (type == "stage") stage = reply.value("stage", stage);
+      else if (type == "verdict") return reply.at("verdict").get<Verdict>();
+      else if (type == "error") {
+        Verdict v = Verdict::failed(reply.value("stage", stage), reply.value("message", "worker error"));
+        return v;
+      }
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      stop(true);
+      return lost_worker("did not answer within " + std::to_string(static_cast<int>(options_.timeout_s)) +
+                             " s (a hang?) and was killed",
+                         stage);
+    }
+    pollfd p{from_worker_, POLLIN, 0};
+    int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) continue;
+    char buf[65536];
+    ssize_t n = ::read(from_worker_, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(to_worker_);
+      ::close(from_worker_);
+      to_worker_ = from_worker_ = -1;
+      int status = 0;
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      pid_ = -1;
+      return lost_worker(describe_exit(status), stage);
+    }
+    pending_.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace hone
