@@ -1,0 +1,35 @@
+#pragma once
+// The contract between a kernel compiled for the emu device and the hone_emu_rt runtime that
+// runs it. Both sides include this header; its contents are part of the emu cache key.
+#include "hone_emu/vector_types.h"
+
+// What a running CUDA thread sees of itself. The runtime points hone_emu_self at the running
+// thread's record before every fiber switch.
+struct hone_emu_thread {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+  unsigned int linear;          // linear id in the block: x fastest, then y, then z
+  unsigned int lane;            // linear % 32
+  unsigned char* dynamic_smem;  // this block's extern __shared__ buffer
+};
+
+extern "C" {
+extern __thread hone_emu_thread* hone_emu_self;
+
+// Block barrier; returns how many threads of the block passed a non-zero predicate.
+int hone_emu_syncthreads(int predicate);
+// Warp barrier among the lanes in mask, all calling the same intrinsic `op`: each deposits
+// `value` and receives every participant's value (indexed by lane); *group is the set of lanes
+// that took part (mask without lanes beyond a partial last warp).
+const unsigned long long* hone_emu_warp_gather(unsigned int mask, const char* op, unsigned long long value,
+                                               unsigned int* group);
+// Lanes of the caller's warp that have not exited.
+unsigned int hone_emu_activemask(void);
+// Ends the launch with a fault naming the block and thread; does not return.
+__attribute__((noreturn)) void hone_emu_fault(const char* reason);
+__attribute__((noreturn)) void hone_emu_assert_fail(const char* expr, const char* file, unsigned int line,
+                                                    const char* function);
+long long hone_emu_clock64(void);
+}

@@ -1,0 +1,348 @@
+#include "block_scheduler.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <iterator>
+
+namespace hone::emu {
+
+namespace {
+constexpr unsigned kMaxThreads = 1024;
+thread_local BlockScheduler* tl_running = nullptr;
+
+std::string hex_mask(unsigned mask) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08x", mask);
+  return buf;
+}
+std::string triple(unsigned x, unsigned y, unsigned z) {
+  return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
+}
+template <class F>
+void for_each_lane(unsigned mask, F f) {
+  for (unsigned m = mask; m; m &= m - 1) f(static_cast<unsigned>(__builtin_ctz(m)));
+}
+}  // namespace
+
+BlockScheduler& BlockScheduler::for_this_thread() {
+  thread_local BlockScheduler scheduler;
+  return scheduler;
+}
+
+BlockScheduler* BlockScheduler::running() { return tl_running; }
+
+BlockScheduler::BlockScheduler() : lanes_(new Lane[kMaxThreads]), queue_(kMaxThreads) {}
+
+BlockScheduler::~BlockScheduler() = default;
+
+inline void BlockScheduler::push_ready(unsigned linear) {
+  queue_[(queue_head_ + queued_) % kMaxThreads] = linear;
+  ++queued_;
+}
+
+inline unsigned BlockScheduler::pop_ready() {
+  const unsigned linear = queue_[queue_head_];
+  queue_head_ = (queue_head_ + 1) % kMaxThreads;
+  --queued_;
+  return linear;
+}
+
+void BlockScheduler::prepare(const BlockTask& task) {
+  task_ = task;
+  threads_ = task.block_dim.x * task.block_dim.y * task.block_dim.z;
+  unsigned char* const smem = smem_.prepare(task.dynamic_smem);
+
+  for (unsigned linear = 0; linear < threads_; ++linear) {
+    Lane& lane = lanes_[linear];
+    const unsigned x = linear % task.block_dim.x;
+    const unsigned y = linear / task.block_dim.x % task.block_dim.y;
+    const unsigned z = linear / (task.block_dim.x * task.block_dim.y);
+    lane.abi.thread_idx = uint3{x, y, z};
+    lane.abi.block_idx = task.block_idx;
+    lane.abi.block_dim = task.block_dim;
+    lane.abi.grid_dim = task.grid_dim;
+    lane.abi.linear = linear;
+    lane.abi.lane = linear % 32;
+    lane.abi.dynamic_smem = smem;
+    lane.wait = Wait::ready;
+    lane.started = false;
+  }
+  std::fill(std::begin(active_queries_), std::end(active_queries_), 0u);
+  std::fill(std::begin(warp_waiters_), std::end(warp_waiters_), 0u);
+  queue_head_ = 0;
+  queued_ = 0;
+  for (unsigned linear = 0; linear < threads_; ++linear) push_ready(linear);
+  at_block_barrier_ = 0;
+  block_count_ = 0;
+  exited_ = 0;
+  first_exited_ = -1;
+  faulted_ = false;
+  error_.clear();
+}
+
+std::string BlockScheduler::run(const BlockTask& task) {
+  prepare(task);
+  tl_running = this;
+  try {
+    while (queued_ > 0 && !faulted_) {
+      Lane& lane = lanes_[pop_ready()];
+      current_ = &lane;
+      hone_emu_self = &lane.abi;
+      if (!lane.started) {
+        lane.started = true;
+        lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_},
+                                           [this, &lane](boost::context::fiber&& scheduler) {
+                                             return thread_main(lane, std::move(scheduler));
+                                           });
+      }
+      lane.fiber = std::move(lane.fiber).resume();
+    }
+  } catch (const std::exception& e) {  // no stack for another fiber
+    record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
+  }
+  if (!faulted_ && exited_ != threads_) diagnose_deadlock();
+  destroy_fibers();
+  current_ = nullptr;
+  hone_emu_self = nullptr;
+  tl_running = nullptr;
+  return faulted_ ? error_ : std::string();
+}
+
+boost::context::fiber BlockScheduler::thread_main(Lane& lane, boost::context::fiber&& scheduler) {
+  lane.scheduler = std::move(scheduler);
+  try {
+    task_.kernel(task_.args);
+  } catch (const boost::context::detail::forced_unwind&) {
+    throw;  // the scheduler is tearing this fiber down; Boost.Context must see it
+  } catch (const std::exception& e) {
+    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear) + ": " +
+                 e.what());
+  } catch (...) {
+    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear));
+  }
+  on_exit(lane);
+  return std::move(lane.scheduler);
+}
+
+void BlockScheduler::suspend(Lane& lane) { lane.scheduler = std::move(lane.scheduler).resume(); }
+
+int BlockScheduler::sync_block(int predicate) {
+  Lane& me = *current_;
+  if (exited_ > 0)
+    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) +
+          " waits at __syncthreads but " + thread_name(static_cast<unsigned>(first_exited_)) + " has exited");
+  me.wait = Wait::block_barrier;
+  ++at_block_barrier_;
+  block_count_ += predicate ? 1 : 0;
+  if (at_block_barrier_ == threads_) {
+    const int count = block_count_;
+    at_block_barrier_ = 0;
+    block_count_ = 0;
+    for (unsigned linear = 0; linear < threads_; ++linear) {
+      lanes_[linear].wait = Wait::ready;
+      lanes_[linear].block_result = count;
+      push_ready(linear);
+    }
+  } else {
+    release_active_queries(me.abi.linear / 32 * 32);
+  }
+  suspend(me);
+  return me.block_result;
+}
+
+const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char* op, unsigned long long value,
+                                                      unsigned* group) {
+  Lane& me = *current_;
+  const unsigned base = me.abi.linear / 32 * 32;
+  if (!((mask >> me.abi.lane) & 1u))
+    fault(std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) + ": mask " + hex_mask(mask) +
+          " does not include the calling lane " + std::to_string(me.abi.lane));
+  const unsigned members = mask & warp_lanes(base / 32);
+  for_each_lane(members, [&](unsigned l) {
+    if (lanes_[base + l].wait == Wait::exited)
+      fault("warp intrinsic " + std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) +
+            " names lane " + std::to_string(l) + " (" + thread_name(base + l) + ") in mask " + hex_mask(mask) +
+            ", but that thread has exited");
+  });
+  me.wait = Wait::warp_barrier;
+  ++warp_waiters_[base / 32];
+  me.mask = mask;
+  me.op = op;
+  me.value = value;
+
+  bool complete = true;
+  for_each_lane(members, [&](unsigned l) {
+    const Lane& other = lanes_[base + l];
+    if (other.wait != Wait::warp_barrier || other.mask != mask) complete = false;
+  });
+  if (complete) {
+    for_each_lane(members, [&](unsigned l) {
+      const Lane& other = lanes_[base + l];
+      if (std::strcmp(other.op, op) != 0)
+        fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
+              wait_description(me) + " while " + thread_name(base + l) + " waits at " + wait_description(other));
+    });
+    for_each_lane(members, [&](unsigned l) {
+      Lane& other = lanes_[base + l];
+      other.group = members;
+      for_each_lane(members, [&](unsigned k) { other.gathered[k] = lanes_[base + k].value; });
+      other.wait = Wait::ready;
+      push_ready(base + l);
+    });
+    warp_waiters_[base / 32] -= static_cast<unsigned>(__builtin_popcount(members));
+  } else {
+    release_active_queries(base);
+  }
+  suspend(me);
+  *group = me.group;
+  return me.gathered;
+}
+
+unsigned BlockScheduler::active_mask() {
+  // Lanes in lockstep are those that reach this point together: the caller waits until every
+  // other lane of its warp has arrived here too, exited, or blocked at a barrier, and gets the
+  // set that arrived.
+  Lane& me = *current_;
+  me.wait = Wait::active_query;
+  ++active_queries_[me.abi.linear / 32];
+  release_active_queries(me.abi.linear / 32 * 32);
+  suspend(me);
+  return me.group;
+}
+
+void BlockScheduler::release_active_queries(unsigned base) {
+  if (active_queries_[base / 32] == 0) return;
+  unsigned waiting = 0;
+  bool settled = true;
+  for_each_lane(warp_lanes(base / 32), [&](unsigned l) {
+    const Wait w = lanes_[base + l].wait;
+    if (w == Wait::active_query) waiting |= 1u << l;
+    if (w == Wait::ready) settled = false;
+  });
+  if (!settled || !waiting) return;
+  active_queries_[base / 32] = 0;
+  for_each_lane(waiting, [&](unsigned l) {
+    Lane& lane = lanes_[base + l];
+    lane.group = waiting;
+    lane.wait = Wait::ready;
+    push_ready(base + l);
+  });
+}
+
+void BlockScheduler::fault(const std::string& reason) {
+  record_fault(reason);
+  current_->wait = Wait::faulted;
+  suspend(*current_);
+  // Never resumed: run() tears the fiber down, which unwinds out of suspend().
+  std::abort();
+}
+
+std::string BlockScheduler::current_thread_name() const {
+  return block_name() + " " + thread_name(current_->abi.linear);
+}
+
+void BlockScheduler::on_exit(Lane& lane) {
+  lane.wait = Wait::exited;
+  ++exited_;
+  if (first_exited_ < 0) first_exited_ = static_cast<int>(lane.abi.linear);
+  if (at_block_barrier_ > 0) {
+    for (unsigned linear = 0; linear < threads_; ++linear)
+      if (lanes_[linear].wait == Wait::block_barrier) {
+        record_fault("barrier divergence in " + block_name() + ": " + thread_name(lane.abi.linear) + " exited while " +
+                     thread_name(linear) + " waits at __syncthreads");
+        return;
+      }
+  }
+  const unsigned base = lane.abi.linear / 32 * 32;
+  release_active_queries(base);
+  if (warp_waiters_[base / 32] == 0) return;
+  for_each_lane(warp_lanes(base / 32), [&](unsigned l) {
+    const Lane& other = lanes_[base + l];
+    if (other.wait == Wait::warp_barrier && ((other.mask >> lane.abi.lane) & 1u))
+      record_fault("warp intrinsic " + std::string(other.op) + " in " + block_name() + " " + thread_name(base + l) +
+                   " names lane " + std::to_string(lane.abi.lane) + " (" + thread_name(lane.abi.linear) +
+                   ") in mask " + hex_mask(other.mask) + ", but that thread has exited");
+  });
+}
+
+void BlockScheduler::record_fault(const std::string& reason) {
+  if (faulted_) return;
+  faulted_ = true;
+  error_ = reason;
+}
+
+void BlockScheduler::diagnose_deadlock() {
+  const Lane* at_block = nullptr;
+  const Lane* at_warp = nullptr;
+  for (unsigned linear = 0; linear < threads_; ++linear) {
+    const Lane& lane = lanes_[linear];
+    if (!at_block && lane.wait == Wait::block_barrier) at_block = &lane;
+    if (!at_warp && lane.wait == Wait::warp_barrier) at_warp = &lane;
+  }
+  const std::string prefix = "barrier divergence in " + block_name() + ": ";
+  if (at_block && at_warp) {
+    record_fault(prefix + thread_name(at_block->abi.linear) + " waits at __syncthreads while " +
+                 thread_name(at_warp->abi.linear) + " waits at " + wait_description(*at_warp));
+    return;
+  }
+  if (at_warp) {
+    // Some lane named in a waiting mask is elsewhere: at a different warp barrier.
+    for (unsigned linear = 0; linear < threads_ && !faulted_; ++linear) {
+      const Lane& waiter = lanes_[linear];
+      if (waiter.wait != Wait::warp_barrier) continue;
+      const unsigned base = linear / 32 * 32;
+      for_each_lane(waiter.mask & warp_lanes(base / 32), [&](unsigned l) {
+        const Lane& other = lanes_[base + l];
+        if (faulted_ || (other.wait == Wait::warp_barrier && other.mask == waiter.mask)) return;
+        record_fault(prefix + thread_name(linear) + " waits at " + wait_description(waiter) + " while " +
+                     thread_name(base + l) + " waits at " + wait_description(other));
+      });
+    }
+    if (!faulted_)
+      record_fault(prefix + "warp barriers can never complete; " + thread_name(at_warp->abi.linear) + " waits at " +
+                   wait_description(*at_warp));
+    return;
+  }
+  record_fault(prefix + (at_block ? thread_name(at_block->abi.linear) + " waits at __syncthreads" : "threads are stuck") +
+               " and not every thread of the block can arrive");
+}
+
+void BlockScheduler::destroy_fibers() {
+  for (unsigned linear = 0; linear < threads_; ++linear) {
+    Lane& lane = lanes_[linear];
+    if (!lane.fiber) continue;
+    current_ = &lane;
+    hone_emu_self = &lane.abi;
+    lane.fiber = boost::context::fiber();  // unwinds the suspended thread's stack
+  }
+}
+
+std::string BlockScheduler::block_name() const {
+  return "block " + triple(task_.block_idx.x, task_.block_idx.y, task_.block_idx.z);
+}
+
+std::string BlockScheduler::thread_name(unsigned linear) const {
+  const uint3& t = lanes_[linear].abi.thread_idx;
+  return "thread " + triple(t.x, t.y, t.z);
+}
+
+std::string BlockScheduler::wait_description(const Lane& lane) const {
+  switch (lane.wait) {
+    case Wait::warp_barrier: return std::string(lane.op) + " (mask " + hex_mask(lane.mask) + ")";
+    case Wait::block_barrier: return "__syncthreads";
+    case Wait::active_query: return "__activemask";
+    case Wait::exited: return "nothing (it has exited)";
+    default: return "nothing (it is running)";
+  }
+}
+
+unsigned BlockScheduler::warp_lanes(unsigned warp) const {
+  const unsigned first = warp * 32;
+  const unsigned count = threads_ - first < 32 ? threads_ - first : 32;
+  return count == 32 ? 0xffffffffu : (1u << count) - 1;
+}
+
+}  // namespace hone::emu

@@ -1,0 +1,108 @@
+#pragma once
+// Runs one thread block: every CUDA thread is a fiber on the calling OS thread, scheduled
+// cooperatively. A thread runs until it reaches a barrier (__syncthreads, a warp intrinsic) or
+// exits; a barrier releases its waiters when every thread it names has arrived. When no thread
+// can run and some have not finished, the block has deadlocked on divergent barriers, and the
+// scheduler reports which threads wait where.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/context/fiber.hpp>
+
+#include "hone_emu/abi.h"
+#include "shared_arena.hpp"
+#include "stack_pool.hpp"
+
+namespace hone::emu {
+
+using KernelEntry = void (*)(void**);
+
+struct BlockTask {
+  KernelEntry kernel = nullptr;
+  void** args = nullptr;
+  dim3 grid_dim;
+  dim3 block_dim;
+  uint3 block_idx{0, 0, 0};
+  std::size_t dynamic_smem = 0;
+};
+
+class BlockScheduler {
+ public:
+  /// The scheduler of the calling OS thread (each OS thread runs one block at a time).
+  static BlockScheduler& for_this_thread();
+  /// The scheduler whose fiber is running on this OS thread, or nullptr outside a kernel.
+  static BlockScheduler* running();
+
+  BlockScheduler();
+  ~BlockScheduler();
+  BlockScheduler(const BlockScheduler&) = delete;
+  BlockScheduler& operator=(const BlockScheduler&) = delete;
+
+  /// Runs every thread of the block to completion; returns "" or the fault that ended it. No
+  /// fiber survives the call, whatever happened.
+  std::string run(const BlockTask& task);
+
+  // Called by the running kernel thread (through the extern "C" built-ins).
+  int sync_block(int predicate);
+  const unsigned long long* warp_gather(unsigned mask, const char* op, unsigned long long value, unsigned* group);
+  unsigned active_mask();
+  [[noreturn]] void fault(const std::string& reason);
+  /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
+  std::string current_thread_name() const;
+
+ private:
+  enum class Wait : std::uint8_t { ready, block_barrier, warp_barrier, active_query, exited, faulted };
+  struct Lane {
+    hone_emu_thread abi;
+    boost::context::fiber fiber;      // the thread, held here while it is suspended
+    boost::context::fiber scheduler;  // the scheduler, held by the thread while it runs
+    Wait wait = Wait::ready;
+    bool started = false;
+    int predicate = 0;
+    int block_result = 0;
+    unsigned mask = 0;
+    const char* op = nullptr;
+    unsigned long long value = 0;
+    unsigned group = 0;
+    unsigned long long gathered[32];
+  };
+
+  boost::context::fiber thread_main(Lane& lane, boost::context::fiber&& scheduler);
+  void suspend(Lane& lane);
+  void on_exit(Lane& lane);
+  void release_active_queries(unsigned warp_base);
+  void record_fault(const std::string& reason);
+  void diagnose_deadlock();
+  void destroy_fibers();
+  void prepare(const BlockTask& task);
+  void push_ready(unsigned linear);
+  unsigned pop_ready();
+
+  std::string block_name() const;
+  std::string thread_name(unsigned linear) const;
+  std::string wait_description(const Lane& lane) const;
+  unsigned warp_lanes(unsigned warp) const;  // the lanes that exist in a (possibly partial) warp
+
+  StackPool stacks_;
+  std::unique_ptr<Lane[]> lanes_;
+  std::vector<unsigned> queue_;  // ring of ready threads; each is queued at most once
+  unsigned queue_head_ = 0;
+  unsigned queued_ = 0;
+  SharedArena smem_;
+
+  BlockTask task_;
+  unsigned threads_ = 0;
+  unsigned active_queries_[32];  // per warp: lanes waiting in __activemask
+  unsigned warp_waiters_[32];    // per warp: lanes waiting at a warp barrier
+  unsigned at_block_barrier_ = 0;
+  int block_count_ = 0;
+  unsigned exited_ = 0;
+  int first_exited_ = -1;
+  bool faulted_ = false;
+  std::string error_;
+  Lane* current_ = nullptr;
+};
+
+}  // namespace hone::emu

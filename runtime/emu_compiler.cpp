@@ -1,0 +1,186 @@
+#include "runtime/emu_compiler.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/paths.hpp"
+#include "core/sha256.hpp"
+#include "runtime/emu/compile/emu_source.hpp"
+#include "runtime/emu/compile/run_process.hpp"
+#include "runtime/emu/rt/grid.hpp"
+
+namespace hone {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Bump when the layout of the generated translation unit changes.
+constexpr const char* kEmuFormat = "hone-emu-so-1";
+
+std::vector<std::string> compiler_command() {
+  std::vector<std::string> words;
+  if (const char* cxx = std::getenv("HONE_EMU_CXX"); cxx && *cxx) {
+    std::istringstream in(cxx);  // "ccache g++" works: words, not a shell
+    for (std::string w; in >> w;) words.push_back(w);
+  }
+  if (words.empty()) words.push_back("g++");
+  return words;
+}
+
+// What the compiler says it is, once per process and command.
+std::string compiler_identity(const std::vector<std::string>& cxx) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> known;
+  std::lock_guard lock(mutex);
+  auto it = known.find(cxx);
+  if (it != known.end()) return it->second;
+  std::vector<std::string> argv = cxx;
+  argv.push_back("--version");
+  const emu::ProcessResult r = emu::run_process(argv);
+  std::string id = r.started && r.exit_code == 0 ? r.output : std::string();
+  if (!id.empty()) known.emplace(cxx, id);  // a compiler that failed to run is asked again
+  return id;
+}
+
+// Every header a kernel may see, with its path: editing the emulation headers invalidates the cache.
+std::string headers_digest(const fs::path& include_dir) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(include_dir))
+    if (e.is_regular_file()) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    all += fs::relative(f, include_dir).generic_string() + '\0';
+    all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    all += '\0';
+  }
+  return sha256_hex(all);
+}
+
+fs::path runtime_library() {
+  fs::path p = emu::runtime_library_path();
+#ifdef HONE_EMU_RT_PATH
+  if (p.empty()) p = HONE_EMU_RT_PATH;
+#endif
+  return p;
+}
+
+std::string symbol_for(const std::string& entry) {
+  std::string s = "hone_emu_invoke_";
+  for (char c : entry) s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return s;
+}
+
+// A name no other thread or process will pick for its temporary files.
+std::string unique_suffix() {
+  static std::atomic<unsigned long> counter{0};
+  std::ostringstream s;
+  s << getpid() << '-' << std::hash<std::thread::id>{}(std::this_thread::get_id()) << '-' << counter++;
+  return s.str();
+}
+
+std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
+  return {"-std=c++17",
+          "-O2",
+          "-g0",
+          "-pipe",
+          "-fPIC",
+          "-shared",
+          "-fno-strict-aliasing",  // kernels reinterpret bf16 data as uint4 and the like
+          "-fno-math-errno",
+          "-fvisibility=hidden",   // only the trampoline is looked up
+          "-include",
+          (include_dir / "hone_emu" / "prelude.h").string(),
+          "-I",
+          include_dir.string(),
+          "-D__CUDA_ARCH__=" + std::to_string(arch)};
+}
+
+}  // namespace
+
+EmuBuild compile_for_emu(const EmuCompileRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  EmuBuild build;
+  auto finish = [&]() -> EmuBuild {
+    build.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return build;
+  };
+  try {
+    if (request.entry.empty()) {
+      build.log = "emu compile: no entry function named";
+      return finish();
+    }
+    const fs::path include_dir = hone_home() / "runtime" / "emu" / "include";
+    if (!fs::exists(include_dir / "hone_emu" / "prelude.h")) {
+      build.log = "emu compile: emulation headers not found in " + include_dir.string() + " (is HONE_HOME right?)";
+      return finish();
+    }
+    const fs::path runtime = runtime_library();
+    const std::vector<std::string> cxx = compiler_command();
+    const std::vector<std::string> flags = compile_flags(include_dir, request.cuda_arch);
+    build.invoke_symbol = symbol_for(request.entry);
+    const std::string unit =
+        emu::emu_translation_unit(request.source, request.entry, request.param_types, build.invoke_symbol);
+
+    std::string key_material = std::string(kEmuFormat) + '\0' + unit + '\0' + request.entry + '\0';
+    for (const auto& t : request.param_types) key_material += t + '\0';
+    key_material += std::to_string(request.cuda_arch) + '\0' + headers_digest(include_dir) + '\0' +
+                    compiler_identity(cxx) + '\0' + runtime.string() + '\0';
+    for (const auto& w : cxx) key_material += w + '\0';
+    for (const auto& f : flags) key_material += f + '\0';
+    const std::string key = sha256_hex(key_material);
+
+    const fs::path dir = cache_root() / "emu";
+    fs::create_directories(dir);
+    const fs::path object = dir / (key + ".so");
+    if (fs::exists(object)) {
+      build.ok = true;
+      build.cached = true;
+      build.shared_object = object;
+      return finish();
+    }
+
+    const std::string temp = "tmp-" + key.substr(0, 16) + "-" + unique_suffix();
+    const fs::path source_file = dir / (temp + ".cpp");
+    const fs::path temp_object = dir / (temp + ".so");
+    {
+      std::ofstream out(source_file, std::ios::binary);
+      out << unit;
+      if (!out) throw std::runtime_error("cannot write " + source_file.string());
+    }
+    std::vector<std::string> argv = cxx;
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-o", temp_object.string(), source_file.string()});
+    if (!runtime.empty())  // resolve the built-ins now, and load exactly this runtime later
+      argv.insert(argv.end(), {runtime.string(), "-Wl,-rpath," + runtime.parent_path().string(), "-Wl,-z,defs"});
+    const emu::ProcessResult result = emu::run_process(argv);
+    std::error_code ignored;
+    fs::remove(source_file, ignored);
+    build.log = result.output;
+    if (!result.started || result.exit_code != 0 || !fs::exists(temp_object)) {
+      if (result.started && build.log.empty()) build.log = "the compiler exited with status " + std::to_string(result.exit_code);
+      fs::remove(temp_object, ignored);
+      return finish();
+    }
+    fs::rename(temp_object, object);  // atomic: readers see no file or a whole one
+    build.ok = true;
+    build.shared_object = object;
+  } catch (const std::exception& e) {
+    build.ok = false;
+    build.log += std::string(build.log.empty() ? "" : "\n") + "emu compile failed: " + e.what();
+  }
+  return finish();
+}
+
+}  // namespace hone
