@@ -10,10 +10,10 @@ std::string KernelBuild::error() const {
   return "";
 }
 
-KernelBuild build_kernel(const KernelBuildRequest& req) {
+KernelBuild build_kernel(const KernelBuildRequest& req, const std::optional<NvrtcResult>& known_nvrtc) {
   KernelBuild b;
   b.image.entry = req.entry;
-  b.nvrtc = nvrtc_compile({req.source + req.nvrtc_suffix, req.entry + ".cu", req.arch, {}});
+  b.nvrtc = known_nvrtc ? *known_nvrtc : nvrtc_compile({req.source + req.nvrtc_suffix, req.entry + ".cu", req.arch, {}});
   if (!b.nvrtc.ok) return b;
   b.image.ptx = b.nvrtc.ptx;
   b.image.cubin = b.nvrtc.cubin;

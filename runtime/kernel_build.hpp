@@ -1,6 +1,7 @@
 #pragma once
 // Building one kernel for a job: NVRTC for the real architecture always (resource usage, PTX and
 // CUBIN), and for the emu device also the host build that runs it on the CPU.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct KernelBuild {
 };
 
 /// Compiles for the real architecture and, for emu, for the host. Never throws for a bad kernel.
-KernelBuild build_kernel(const KernelBuildRequest& request);
+/// `known_nvrtc`, when given, is this request's NVRTC result from an earlier compile (the
+/// database's compile cache) and is used instead of compiling again.
+KernelBuild build_kernel(const KernelBuildRequest& request, const std::optional<NvrtcResult>& known_nvrtc = {});
 
 }  // namespace hone

@@ -129,28 +129,23 @@ class Job {
     return it->second;
   }
 
-  // NVRTC for the real architecture (reused from the database when this compile is known) and
-  // the device build; both are pure functions of the source, so threads may run them at once.
+  // NVRTC for the real architecture (from the database's compile cache when this compile is
+  // known) and the device build; both are pure functions of the source, so threads may run them
+  // at once.
   KernelBuild build(const OpSpec& op, const Candidate& c, const std::optional<CompileRecord>& known) {
-    KernelBuildRequest req = static_build_request(op, c, opt_.arch, device_.kind);
-    if (!known || known->compiler != nvrtc_identity()) return build_kernel(req);
-    KernelBuild b;
-    b.nvrtc.ok = known->ok;
-    b.nvrtc.log = known->log;
-    b.nvrtc.ptx = known->ptx;
-    b.nvrtc.cubin = known->cubin;
-    b.nvrtc.compile_ms = known->compile_ms;
-    if (known->ok) b.nvrtc.usage[c.entry] = {known->registers, known->spill_stores, known->spill_loads, known->shared_bytes, known->stack_bytes, 0, 0};
-    b.image = {c.entry, {}, {}, known->cubin, known->ptx};
-    if (known->ok && device_.kind == "emu") {
-      b.for_emu = true;
-      b.emu = compile_for_emu({req.source, req.entry, req.param_types, arch_number(req.arch) * 10});
-      if (b.emu.ok) {
-        b.image.emu_object = b.emu.shared_object;
-        b.image.emu_invoke = b.emu.invoke_symbol;
-      }
+    std::optional<NvrtcResult> cached;
+    if (known && known->compiler == nvrtc_identity()) {
+      NvrtcResult r;
+      r.ok = known->ok;
+      r.log = known->log;
+      r.ptx = known->ptx;
+      r.cubin = known->cubin;
+      r.compile_ms = known->compile_ms;
+      if (known->ok)
+        r.usage[c.entry] = {known->registers, known->spill_stores, known->spill_loads, known->shared_bytes, known->stack_bytes};
+      cached = std::move(r);
     }
-    return b;
+    return build_kernel(static_build_request(op, c, opt_.arch, device_.kind), cached);
   }
 
   void build_all(const OpSpec& op, std::vector<Pending>& batch) {
@@ -199,10 +194,13 @@ class Job {
     ref.candidate = reference_candidate(op);
     CandidateRecord ref_rec = to_record(ref.candidate);
     ref.candidate_id = db_->upsert_candidate(ref_rec);
-    std::vector<Pending> one{std::move(ref)};
+    std::vector<Pending> one;
+    one.push_back(std::move(ref));
     build_all(op, one);
     ref = std::move(one.front());
-    Verdict ref_static = static_verdict(op, ref.candidate, ref.build, t.shape, StaticLimits{255, 1 << 30, 1 << 30, 48 * 1024, 65536});
+    StaticLimits reference_limits;  // the reference only has to run, however slowly
+    reference_limits.max_spill_bytes = reference_limits.max_stack_bytes = 1 << 30;
+    Verdict ref_static = static_verdict(op, ref.candidate, ref.build, t.shape, reference_limits);
     if (!ref_static.pass) {
       out.error = "the reference kernel fails: " + ref_static.reason;
       say("  " + out.error);

@@ -1,9 +1,7 @@
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -11,24 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/run_command.hpp"
+
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string out;  // stdout and stderr together
-};
+using Run = hone::test::CommandResult;
 
-Run hone(const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + " " + std::string(HONE_BINARY_DIR) + "/hone " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  Run r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+Run run_hone(const std::string& args, const std::string& env = "") {
+  return hone::test::run_command(env + " " + std::string(HONE_BINARY_DIR) + "/hone " + args);
 }
 
 std::filesystem::path scratch(const std::string& name) {
@@ -43,46 +31,46 @@ std::filesystem::path scratch(const std::string& name) {
 TEST_CASE("cli: --help succeeds for every command, bad usage exits 2") {
   for (const char* c : {"", "ops", "compile", "tune", "export"}) {
     CAPTURE(c);
-    CHECK(hone(std::string(c) + " --help").code == 0);
+    CHECK(run_hone(std::string(c) + " --help").code == 0);
   }
-  CHECK(hone("").code == 2);
-  CHECK(hone("frobnicate").code == 2);
-  CHECK(hone("tune").code == 2);  // --model is required
-  CHECK(hone("compile --op gemv --shape M=1,N=4096,K=4096 --bogus").code == 2);
+  CHECK(run_hone("").code == 2);
+  CHECK(run_hone("frobnicate").code == 2);
+  CHECK(run_hone("tune").code == 2);  // --model is required
+  CHECK(run_hone("compile --op gemv --shape M=1,N=4096,K=4096 --bogus").code == 2);
 }
 
 TEST_CASE("cli: ops lists the four families with their signatures") {
-  Run r = hone("ops");
+  Run r = run_hone("ops");
   CHECK(r.code == 0);
   for (const char* s : {"rmsnorm(bf16* out, const bf16* x, const bf16* w, int tokens, int hidden, float eps)",
                         "silu_mul(", "gemv(", "gdn_decode("})
-    CHECK_MESSAGE(r.out.find(s) != std::string::npos, r.out);
+    CHECK_MESSAGE(r.output.find(s) != std::string::npos, r.output);
 }
 
 TEST_CASE("cli: compile prints the resource usage of every configuration") {
-  Run r = hone("compile --op rmsnorm --shape tokens=7,hidden=4096 --arch sm_90 --json");
-  REQUIRE_MESSAGE(r.code == 0, r.out);
-  auto j = nlohmann::json::parse(r.out);
+  Run r = run_hone("compile --op rmsnorm --shape tokens=7,hidden=4096 --arch sm_90 --json");
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  auto j = nlohmann::json::parse(r.output);
   CHECK(j["arch"] == "sm_90");
   CHECK(j["configs"].size() >= 8);
   for (const auto& c : j["configs"]) {
     CHECK(c["ok"] == true);
     CHECK(c["registers"].get<int>() > 0);
   }
-  CHECK(hone("compile --op rmsnorm --shape tokens=7 --arch sm_90").code == 2);
-  CHECK(hone("compile --op rmsnorm --shape tokens=7,hidden=4096 --arch sm_20").code == 2);
-  CHECK(hone("compile --op nope --shape tokens=7 --arch sm_90").code == 2);
+  CHECK(run_hone("compile --op rmsnorm --shape tokens=7 --arch sm_90").code == 2);
+  CHECK(run_hone("compile --op rmsnorm --shape tokens=7,hidden=4096 --arch sm_20").code == 2);
+  CHECK(run_hone("compile --op nope --shape tokens=7 --arch sm_90").code == 2);
 }
 
 TEST_CASE("cli: a malformed shapes file is rejected with its name and exit 2, and nothing is written") {
   auto d = scratch("shapes");
-  Run r = hone("tune --model " + std::string(HONE_TEST_DATA_DIR) + "/shapes/not_json.json --device emu --db " + (d / "x.db").string());
+  Run r = run_hone("tune --model " + std::string(HONE_TEST_DATA_DIR) + "/shapes/not_json.json --device emu --db " + (d / "x.db").string());
   CHECK(r.code == 2);
-  CHECK_MESSAGE(r.out.find("not_json.json: is not valid JSON") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.output.find("not_json.json: is not valid JSON") != std::string::npos, r.output);
   CHECK_FALSE(std::filesystem::exists(d / "x.db"));
-  r = hone("tune --model " + std::string(HONE_TEST_DATA_DIR) + "/shapes/missing_symbol.json --device emu --db " + (d / "x.db").string());
+  r = run_hone("tune --model " + std::string(HONE_TEST_DATA_DIR) + "/shapes/missing_symbol.json --device emu --db " + (d / "x.db").string());
   CHECK(r.code == 2);
-  CHECK_MESSAGE(r.out.find("missing_symbol.json: ops[0] (norm): dims lack 'hidden'") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.output.find("missing_symbol.json: ops[0] (norm): dims lack 'hidden'") != std::string::npos, r.output);
   std::filesystem::remove_all(d);
 }
 
@@ -99,22 +87,22 @@ TEST_CASE("cli: a malformed template spec is rejected with its name and exit 2")
   // A launch rule that reads a parameter no variant defines.
   text = std::regex_replace(text, std::regex(R"re("grid": \["tokens"\])re"), R"re("grid": ["ceil_div(tokens, ROWS)"])re");
   { std::ofstream(spec) << text; }
-  Run r = hone("ops", "HONE_HOME=" + home.string());
+  Run r = run_hone("ops", "HONE_HOME=" + home.string());
   CHECK(r.code == 2);
-  CHECK_MESSAGE(r.out.find(spec.string() + ": variants[0].launch.grid uses 'ROWS'") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.output.find(spec.string() + ": variants[0].launch.grid uses 'ROWS'") != std::string::npos, r.output);
 
   { std::ofstream(spec) << "{ \"op\": \"rmsnorm\", "; }
-  r = hone("compile --op rmsnorm --shape tokens=1,hidden=128", "HONE_HOME=" + home.string());
+  r = run_hone("compile --op rmsnorm --shape tokens=1,hidden=128", "HONE_HOME=" + home.string());
   CHECK(r.code == 2);
-  CHECK_MESSAGE(r.out.find(spec.string() + ": is not valid JSON") != std::string::npos, r.out);
+  CHECK_MESSAGE(r.output.find(spec.string() + ": is not valid JSON") != std::string::npos, r.output);
   std::filesystem::remove_all(home);
 }
 
 TEST_CASE("cli: export of a missing database exits 2") {
   auto d = scratch("export");
-  Run r = hone("export --db " + (d / "none.db").string() + " --out " + (d / "cache").string());
+  Run r = run_hone("export --db " + (d / "none.db").string() + " --out " + (d / "cache").string());
   CHECK(r.code == 2);
-  CHECK(r.out.find("no such database") != std::string::npos);
+  CHECK(r.output.find("no such database") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(d / "cache"));
   std::filesystem::remove_all(d);
 }

@@ -1,12 +1,9 @@
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <memory>
 #include <regex>
 
 #include "runtime/nvrtc_compiler.hpp"
+#include "support/ptxas.hpp"
 
 using namespace hone;
 
@@ -18,22 +15,6 @@ extern "C" __global__ void saxpy(float* y, const float* x, float a, int n) {
   if (i < n) y[i] = a * x[i] + y[i];
 }
 )";
-
-// Runs a command and returns what it printed on stdout and stderr.
-std::string run_command(const std::string& cmd) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((cmd + " 2>&1").c_str(), "r"), pclose);
-  REQUIRE(pipe);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe.get())) > 0) out.append(buf, n);
-  return out;
-}
-
-std::string ptxas_path() {
-  auto p = std::filesystem::path(cuda_include_dir()).parent_path() / "bin" / "ptxas";
-  return std::filesystem::exists(p) ? p.string() : "";
-}
 
 }  // namespace
 
@@ -89,13 +70,7 @@ TEST_CASE("nvrtc: registers, stack and spills match what the ptxas binary report
     o[blockIdx.x * blockDim.x + threadIdx.x] = s; })";
   NvrtcResult r = nvrtc_compile({src, "heavy.cu", "sm_90", {}});
   REQUIRE_MESSAGE(r.ok, r.log);
-  const std::string ptxas = ptxas_path();
-  REQUIRE_MESSAGE(!ptxas.empty(), "ptxas not found next to " << cuda_include_dir());
-  auto dir = std::filesystem::temp_directory_path() / ("hone-ptxas-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  { std::ofstream(dir / "heavy.ptx") << r.ptx; }
-  std::string report = run_command(ptxas + " -v -arch=sm_90 -o " + (dir / "heavy.cubin").string() + " " + (dir / "heavy.ptx").string());
-  std::filesystem::remove_all(dir);
+  const std::string report = test::ptxas_report(r.ptx, "sm_90");
   std::smatch m;
   REQUIRE_MESSAGE(std::regex_search(report, m, std::regex(R"(Used (\d+) registers)")), report);
   CHECK(r.usage["heavy"].registers == std::stoi(m[1]));

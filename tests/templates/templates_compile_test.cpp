@@ -1,7 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <regex>
+
 #include "core/paths.hpp"
 #include "runtime/nvrtc_compiler.hpp"
+#include "support/ptxas.hpp"
 #include "tuner/template_proposer.hpp"
 
 using namespace hone;
@@ -28,6 +31,30 @@ TEST_CASE("templates: every family compiles for sm_90 at its example shape") {
       NvrtcResult cr = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
       CHECK_MESSAGE(cr.ok, cr.log);
       CHECK(cr.usage.count(c.entry) == 1);
+    }
+  }
+}
+
+// `hone compile` reports registers from NVRTC's log; the toolkit's ptxas binary, run on the same
+// PTX, must report the same numbers for the first and last configuration of every family.
+TEST_CASE("templates: registers and spills agree with the ptxas binary for every family") {
+  for (const auto& name : list_op_families(templates_root())) {
+    CAPTURE(name);
+    OpSpec op = load_op(templates_root(), name);
+    auto space = template_space(op, op.example_shape);
+    REQUIRE(!space.empty());
+    for (const auto* p : {&space.front(), &space.back()}) {
+      Candidate c = render_template(op, *p->variant, p->config, op.example_shape);
+      CAPTURE(c.label());
+      NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+      REQUIRE_MESSAGE(r.ok, r.log);
+      const std::string report = test::ptxas_report(r.ptx, "sm_90");
+      std::smatch m;
+      REQUIRE_MESSAGE(std::regex_search(report, m, std::regex(R"(Used (\d+) registers)")), report);
+      CHECK(r.usage.at(c.entry).registers == std::stoi(m[1]));
+      REQUIRE(std::regex_search(report, m, std::regex(R"((\d+) bytes spill stores, (\d+) bytes spill loads)")));
+      CHECK(r.usage.at(c.entry).spill_stores == std::stoi(m[1]));
+      CHECK(r.usage.at(c.entry).spill_loads == std::stoi(m[2]));
     }
   }
 }
