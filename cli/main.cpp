@@ -26,17 +26,12 @@ int main(int argc, char** argv) {
   }
   try {
     return action ? action() : 2;
-  } catch (const hone::InputError& e) {
-    std::cerr << "hone: " << e.what() << "\n";
-    return 2;
-  } catch (const hone::ExprError& e) {
-    std::cerr << "hone: " << e.what() << "\n";
-    return 2;
-  } catch (const hone::DbError& e) {
-    std::cerr << "hone: " << e.what() << "\n";
-    return 2;
   } catch (const std::exception& e) {
-    std::cerr << "hone: internal error: " << e.what() << "\n";
-    return 1;
+    // Bad input (flags, files, expressions, a database hone cannot use) is exit 2; anything else
+    // is hone's own failure.
+    const bool bad_input = dynamic_cast<const hone::InputError*>(&e) || dynamic_cast<const hone::ExprError*>(&e) ||
+                           dynamic_cast<const hone::DbError*>(&e);
+    std::cerr << "hone: " << (bad_input ? "" : "internal error: ") << e.what() << "\n";
+    return bad_input ? 2 : 1;
   }
 }
