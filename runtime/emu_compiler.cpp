@@ -53,7 +53,12 @@ std::string compiler_identity(const std::vector<std::string>& cxx) {
 }
 
 // Every header a kernel may see, with its path: editing the emulation headers invalidates the cache.
+// Read once per process and folder: compile_for_emu runs for every candidate.
 std::string headers_digest(const fs::path& include_dir) {
+  static std::mutex mutex;
+  static std::map<fs::path, std::string> known;
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(include_dir); it != known.end()) return it->second;
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(include_dir))
     if (e.is_regular_file()) files.push_back(e.path());
@@ -65,7 +70,7 @@ std::string headers_digest(const fs::path& include_dir) {
     all.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     all += '\0';
   }
-  return sha256_hex(all);
+  return known[include_dir] = sha256_hex(all);
 }
 
 fs::path runtime_library() {
