@@ -2,6 +2,7 @@
 // The one interface every device implements (emu, cuda, none): load a compiled kernel, move
 // buffers, launch, and time a launch with the device's own clock.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -51,6 +52,11 @@ class Device {
   virtual void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
   /// Runs one launch and returns its duration in milliseconds on the device's clock.
   virtual double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
+
+  /// The order in which later launches run their blocks, warps and threads, drawn from `seed`
+  /// (0: the plain order). Running a kernel under two seeds and comparing exposes races on an
+  /// emulated device; a GPU schedules as it likes and ignores this.
+  virtual void set_schedule_seed(std::uint64_t seed) {}
 };
 
 /// A device allocation that is released when it goes out of scope.

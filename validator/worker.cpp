@@ -120,6 +120,7 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
     write_all(to_worker_, msg.dump() + "\n");
   }
 
+  std::string fault;  // what the worker said about the fault that is ending it
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.timeout_s);
   for (;;) {
     std::size_t nl;
@@ -135,6 +136,7 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
       }
       const std::string type = reply.value("type", "");
       if (type == "stage") stage = reply.value("stage", stage);
+      else if (type == "fault") fault = reply.value("reason", "");
       else if (type == "verdict") return reply.at("verdict").get<Verdict>();
       else if (type == "error") {
         Verdict v = Verdict::failed(reply.value("stage", stage), reply.value("message", "worker error"));
@@ -163,6 +165,11 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
       while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
       }
       pid_ = -1;
+      if (!fault.empty()) {
+        Verdict v = Verdict::failed(stage, fault);
+        v.detail["worker"] = describe_exit(status);
+        return v;
+      }
       return lost_worker(describe_exit(status), stage);
     }
     pending_.append(buf, static_cast<std::size_t>(n));

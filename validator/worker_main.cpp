@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/device_select.hpp"
+#include "runtime/fatal_fault.hpp"
 #include "validator/evaluation.hpp"
 
 namespace {
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
     std::cerr << "hone-worker: runs under hone, which passes requests on fd 3 and reads replies on fd 4\n";
     return 2;
   }
+  hone::set_fatal_fault_fd(4);
   std::unique_ptr<hone::Device> device;
   try {
     device = hone::open_device(kind, arch);
