@@ -43,6 +43,8 @@ class Device {
   /// Device memory; on emu it is host memory. Returned pointers are what kernels receive.
   virtual void* alloc(std::size_t bytes) = 0;
   virtual void release(void* ptr) = 0;
+  /// Names an allocation (the kernel argument it holds), so a fault in it can say which buffer.
+  virtual void name_buffer(void* ptr, const std::string& name) {}
   virtual void upload(void* device_dst, const void* host_src, std::size_t bytes) = 0;
   virtual void download(void* host_dst, const void* device_src, std::size_t bytes) = 0;
 

@@ -34,6 +34,7 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
     const ArgSpec& a = op.args[i];
     if (a.pointer) {
       buffers_[i] = DeviceBuffer(device, host[i].size_bytes());
+      device.name_buffer(buffers_[i].get(), a.name);
       device.upload(buffers_[i].get(), host[i].bytes.data(), host[i].size_bytes());
       pointers_[i] = buffers_[i].get();
       argv_[i] = &pointers_[i];
