@@ -14,6 +14,7 @@
 
 #include "core/paths.hpp"
 #include "core/sha256.hpp"
+#include "runtime/emu/compile/elf_initialisers.hpp"
 #include "runtime/emu/compile/emu_source.hpp"
 #include "runtime/emu/compile/run_process.hpp"
 #include "runtime/emu/rt/grid.hpp"
@@ -25,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bump when the layout of the generated translation unit changes.
-constexpr const char* kEmuFormat = "hone-emu-so-1";
+constexpr const char* kEmuFormat = "hone-emu-so-2";
 
 std::vector<std::string> compiler_command() {
   std::vector<std::string> words;
@@ -104,6 +105,7 @@ std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
           "-shared",
           "-fno-strict-aliasing",  // kernels reinterpret bf16 data as uint4 and the like
           "-fno-math-errno",
+          "-fstack-clash-protection",  // a large frame touches the fiber stack's guard page first
           "-fvisibility=hidden",   // only the trampoline is looked up
           "-include",
           (include_dir / "hone_emu" / "prelude.h").string(),
@@ -176,6 +178,13 @@ EmuBuild compile_for_emu(const EmuCompileRequest& request) {
     if (!result.started || result.exit_code != 0 || !fs::exists(temp_object)) {
       if (result.started && build.log.empty()) build.log = "the compiler exited with status " + std::to_string(result.exit_code);
       fs::remove(temp_object, ignored);
+      return finish();
+    }
+    // Host code that would run when the object is loaded is refused here, before anything loads
+    // it; the object is not kept, so the cache never holds one.
+    if (const std::string problem = emu::host_initialiser_problem(temp_object); !problem.empty()) {
+      fs::remove(temp_object, ignored);
+      build.log = (build.log.empty() ? "" : build.log + "\n") + "emu compile: " + problem;
       return finish();
     }
     fs::rename(temp_object, object);  // atomic: readers see no file or a whole one

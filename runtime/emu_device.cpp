@@ -1,13 +1,16 @@
 #include "runtime/emu_device.hpp"
 
+#include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <new>
 #include <stdexcept>
 
+#include "runtime/emu/rt/fault_handler.hpp"
+#include "runtime/emu/rt/grid.hpp"
+#include "runtime/emu/rt/guarded_memory.hpp"
 #include "runtime/emu_module.hpp"
+#include "runtime/fatal_fault.hpp"
 
 namespace hone {
 
@@ -20,17 +23,17 @@ struct EmuKernel : LoadedKernel {
 
 class EmuDevice : public Device {
  public:
-  explicit EmuDevice(const std::string& arch) { info_ = {"emu", cpu_model_name(), arch, "cpu"}; }
+  EmuDevice(const std::string& arch, EmuDeviceOptions options) : options_(std::move(options)) {
+    info_ = {"emu", cpu_model_name(), arch, "cpu"};
+  }
 
   const DeviceInfo& info() const override { return info_; }
 
-  void* alloc(std::size_t bytes) override {
-    // 256-byte alignment, as cudaMalloc gives at least that: vector loads behave the same.
-    void* p = std::aligned_alloc(256, ((bytes + 255) / 256) * 256);
-    if (!p) throw std::bad_alloc();
-    return p;
-  }
-  void release(void* ptr) override { std::free(ptr); }
+  // Guarded mappings, 256-byte aligned as cudaMalloc gives at least that: vector loads behave
+  // the same, and the first byte past a buffer faults.
+  void* alloc(std::size_t bytes) override { return memory_.allocate(bytes); }
+  void release(void* ptr) override { memory_.release(ptr); }
+  void name_buffer(void* ptr, const std::string& name) override { memory_.name(ptr, name); }
   void upload(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
 
@@ -40,7 +43,10 @@ class EmuDevice : public Device {
   }
 
   void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) override {
-    static_cast<EmuKernel&>(kernel).module.launch(dims, args);
+    if (options_.before_launch) options_.before_launch();
+    static_cast<EmuKernel&>(kernel).module.launch(dims, args, seed_.load());
+    // A write into a canary zone does not fault: it is found here, after the launch.
+    if (std::string overwrite = memory_.check_canaries(); !overwrite.empty()) throw EmuKernelError(overwrite);
   }
 
   double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) override {
@@ -49,8 +55,13 @@ class EmuDevice : public Device {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 
+  void set_schedule_seed(std::uint64_t seed) override { seed_.store(seed); }
+
  private:
   DeviceInfo info_;
+  EmuDeviceOptions options_;
+  emu::GuardedMemory memory_;
+  std::atomic<std::uint64_t> seed_{0};
 };
 
 }  // namespace
@@ -71,6 +82,15 @@ std::string cpu_model_name() {
   return "cpu";
 }
 
-std::unique_ptr<Device> make_emu_device(const std::string& arch) { return std::make_unique<EmuDevice>(arch); }
+std::unique_ptr<Device> make_emu_device(const std::string& arch, EmuDeviceOptions options) {
+  return std::make_unique<EmuDevice>(arch, std::move(options));
+}
+
+void report_emu_faults_fatally() {
+  emu::set_fatal_reporter(&report_fatal_fault);
+  emu::install_fault_handler();
+}
+
+unsigned start_emu_threads() { return emu::start_block_threads(); }
 
 }  // namespace hone

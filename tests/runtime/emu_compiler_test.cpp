@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -146,4 +147,51 @@ TEST_CASE("emu compile: every emu test kernel also compiles for sm_90 with nvcc"
     if (e.path().extension() == ".log") failures += e.path().stem().string() + " ";
   INFO("nvcc failed on: " << failures << "(logs in " << out_dir.string() << ")");
   CHECK(rc == 0);
+}
+
+TEST_CASE("emu compile: a kernel with host code that runs at load time is refused, and nothing is cached") {
+  const std::string source = fresh_source(R"(
+#include <stdio.h>
+struct Opener {
+  Opener() { fopen("/tmp/hone-should-not-exist", "w"); }
+};
+static Opener opener;
+extern "C" __global__ void k(float* x) { x[threadIdx.x] = 1.0f; }
+)");
+  const EmuBuild b = compile_for_emu({source, "k", {"float*"}, 900});
+  CHECK_FALSE(b.ok);
+  INFO(b.log);
+  CHECK(b.log.find("host code that would run when it is loaded") != std::string::npos);
+  CHECK(b.log.find("static initialisers: constructors of namespace-scope objects") != std::string::npos);
+  CHECK(b.shared_object.empty());
+
+  const EmuBuild ctor = compile_for_emu({fresh_source("volatile int touched;\n"
+                                                      "__attribute__((constructor)) static void early() { touched = 1; }\n"
+                                                      "extern \"C\" __global__ void k(float* x) { x[0] = 1.0f; }\n"),
+                                         "k", {"float*"}, 900});
+  CHECK_FALSE(ctor.ok);
+  CHECK(ctor.log.find("static initialisers: early()") != std::string::npos);
+}
+
+TEST_CASE("emu load: a shared object with its own initialiser is refused before dlopen runs it") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(HONE_BINARY_DIR) / "emu-init-check";
+  fs::create_directories(dir);
+  const fs::path src = dir / "ctor.cpp", so = dir / "ctor.so", marker = dir / "ran";
+  fs::remove(marker);
+  {
+    std::ofstream out(src);
+    out << "#include <stdio.h>\n__attribute__((constructor)) static void ran() { fclose(fopen(\"" << marker.string()
+        << "\", \"w\")); }\nextern \"C\" void hone_emu_invoke_k(void**) {}\n";
+  }
+  REQUIRE(std::system(("g++ -shared -fPIC -o '" + so.string() + "' '" + src.string() + "'").c_str()) == 0);
+  std::string why;
+  try {
+    EmuModule::load(so, "hone_emu_invoke_k");
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  CHECK_MESSAGE(why.find("refusing to load") != std::string::npos, why);
+  CHECK_MESSAGE(why.find("ran()") != std::string::npos, why);
+  CHECK_FALSE(fs::exists(marker));
 }

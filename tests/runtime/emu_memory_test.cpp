@@ -64,6 +64,7 @@ TEST_CASE("emu: running past the dynamic shared memory faults instead of corrupt
   const pid_t child = fork();
   REQUIRE(child >= 0);
   if (child == 0) {
+    std::signal(SIGSEGV, SIG_DFL);  // the expected crash is not the test framework's to report
     try {
       m.launch(dims({4, 1, 1}, {32, 1, 1}, 256), a.data());
     } catch (...) {
@@ -151,4 +152,36 @@ TEST_CASE("emu: atomics from many blocks running in parallel") {
   CHECK(fsum == static_cast<float>(n));  // below 2^24: every partial sum is exact
   CHECK(dsum == 0.5 * n);
   CHECK(usum == expect_sum);
+}
+
+TEST_CASE("emu: unsigned max, min, exchange and CAS; float exchange; atomicAdd on half, bf16 and their pairs") {
+  const EmuModule m = build("atomics.cu", "hammer_more",
+                            {"unsigned*", "float*", "__half2*", "__nv_bfloat162*", "__half*", "__nv_bfloat16*",
+                             "const unsigned*", "int"});
+  const int n = 1000;
+  std::vector<unsigned> values(n);
+  for (int i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = 3000000000u + static_cast<unsigned>(i * 7919 % 1009);
+  std::vector<unsigned> u = {0u, 0xffffffffu, 0u, 0u};
+  float fexch = -1.0f;
+  std::uint16_t h2[2] = {0, 0}, b2[2] = {0, 0}, h = 0, b = 0;
+  unsigned* pu = u.data();
+  float* pf = &fexch;
+  void *ph2 = h2, *pb2 = b2, *ph = &h, *pb = &b;
+  const unsigned* pv = values.data();
+  int count = n;
+  auto a = args(pu, pf, ph2, pb2, ph, pb, pv, count);
+  m.launch(dims({8, 1, 1}, {64, 1, 1}), a.data());
+  CHECK(u[0] == *std::max_element(values.begin(), values.end()));  // above 2^31: compared unsigned
+  CHECK(u[1] == *std::min_element(values.begin(), values.end()));
+  CHECK(std::find(values.begin(), values.end(), u[2]) != values.end());
+  CHECK(u[3] == static_cast<unsigned>(n));
+  CHECK(std::any_of(values.begin(), values.end(), [&](unsigned v) { return static_cast<float>(v) == fexch; }));
+  // Sums of 1000 equal steps, each rounded in the 16-bit type: exact in half up to 2048; bf16
+  // stops at 256 (256 + 1 rounds back to 256) and 512 (for steps of 2).
+  CHECK(f16_to_float(h2[0]) == 1000.0f);
+  CHECK(f16_to_float(h2[1]) == 500.0f);
+  CHECK(bf16_to_float(b2[0]) == 256.0f);
+  CHECK(bf16_to_float(b2[1]) == 512.0f);
+  CHECK(f16_to_float(h) == 250.0f);
+  CHECK(bf16_to_float(b) == 256.0f);
 }

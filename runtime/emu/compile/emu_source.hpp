@@ -19,6 +19,10 @@
 namespace hone::emu {
 
 inline constexpr const char* kEmuSourceName = "kernel.cu";
+/// A function every emu object exports: it returns the address of a thread-local variable of the
+/// module, which locates (and allocates) the module's thread-local storage, where its static
+/// __shared__ variables live (see StaticSharedLayout in rt/grid.hpp).
+inline constexpr const char* kStaticSharedAnchor = "hone_emu_static_shared_anchor";
 
 namespace detail {
 
@@ -121,7 +125,8 @@ inline std::string rewrite_dynamic_shared(const std::string& source) {
 }
 
 /// The whole translation unit: rewritten source, then `extern "C" void <invoke_symbol>(void**)`
-/// that calls `entry` with *static_cast<T_i*>(args[i]) for each parameter type.
+/// that calls `entry` with *static_cast<T_i*>(args[i]) for each parameter type, and the static
+/// shared memory anchor.
 inline std::string emu_translation_unit(const std::string& source, const std::string& entry,
                                         const std::vector<std::string>& param_types, const std::string& invoke_symbol) {
   std::string tu = "#line 1 \"" + std::string(kEmuSourceName) + "\"\n" + rewrite_dynamic_shared(source);
@@ -136,6 +141,8 @@ inline std::string emu_translation_unit(const std::string& source, const std::st
     tu += "*static_cast<hone_p" + std::to_string(i) + "*>(hone_args[" + std::to_string(i) + "])";
   }
   tu += ");\n}\n";
+  tu += "extern \"C\" __attribute__((visibility(\"default\"))) void* " + std::string(kStaticSharedAnchor) +
+        "() {\n  static thread_local char anchor;\n  return &anchor;\n}\n";
   return tu;
 }
 

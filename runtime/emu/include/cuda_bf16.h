@@ -27,7 +27,7 @@ struct __attribute__((aligned(2))) __nv_bfloat16 {
   __nv_bfloat16() = default;
   constexpr __nv_bfloat16(const __nv_bfloat16_raw& r) : __x(r.x) {}
   __nv_bfloat16(float f) : __x(hone_emu::float_to_bf16_bits(f)) {}
-  __nv_bfloat16(double f) : __nv_bfloat16(static_cast<float>(f)) {}
+  __nv_bfloat16(double f) : __nv_bfloat16(hone_emu::float_to_odd(f)) {}
   __nv_bfloat16(short v) : __nv_bfloat16(static_cast<float>(v)) {}
   __nv_bfloat16(unsigned short v) : __nv_bfloat16(static_cast<float>(v)) {}
   __nv_bfloat16(int v) : __nv_bfloat16(static_cast<float>(v)) {}
@@ -59,7 +59,7 @@ inline __nv_bfloat16 __float2bfloat16_rz(float f) {
   if ((u & 0x7fffffffu) > 0x7f800000u) return __nv_bfloat16(f);
   return __nv_bfloat16_raw{static_cast<unsigned short>(u >> 16)};
 }
-inline __nv_bfloat16 __double2bfloat16(double d) { return __nv_bfloat16(static_cast<float>(d)); }
+inline __nv_bfloat16 __double2bfloat16(double d) { return __nv_bfloat16(hone_emu::float_to_odd(d)); }  // one rounding
 inline float __bfloat162float(__nv_bfloat16 b) { return static_cast<float>(b); }
 inline __nv_bfloat16 __int2bfloat16_rn(int v) { return __nv_bfloat16(v); }
 inline int __bfloat162int_rn(__nv_bfloat16 b) { return static_cast<int>(rintf(static_cast<float>(b))); }

@@ -47,7 +47,7 @@ struct __attribute__((aligned(2))) __half {
   __half() = default;
   constexpr __half(const __half_raw& r) : __x(r.x) {}
   __half(float f) : __x(hone_emu::float_to_f16_bits(f)) {}
-  __half(double f) : __half(static_cast<float>(f)) {}
+  __half(double f) : __half(hone_emu::float_to_odd(f)) {}
   __half(short v) : __half(static_cast<float>(v)) {}
   __half(unsigned short v) : __half(static_cast<float>(v)) {}
   __half(int v) : __half(static_cast<float>(v)) {}
@@ -74,7 +74,7 @@ typedef __half2 half2;
 
 inline __half __float2half(float f) { return __half(f); }
 inline __half __float2half_rn(float f) { return __half(f); }
-inline __half __double2half(double d) { return __half(static_cast<float>(d)); }
+inline __half __double2half(double d) { return __half(hone_emu::float_to_odd(d)); }  // one rounding
 inline float __half2float(__half h) { return static_cast<float>(h); }
 inline __half __int2half_rn(int v) { return __half(v); }
 inline int __half2int_rn(__half h) { return static_cast<int>(rintf(static_cast<float>(h))); }

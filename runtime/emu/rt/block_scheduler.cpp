@@ -6,6 +6,10 @@
 #include <cstring>
 #include <exception>
 #include <iterator>
+#include <new>
+
+#include "fault_handler.hpp"
+#include "schedule_order.hpp"
 
 namespace hone::emu {
 
@@ -44,6 +48,11 @@ inline void BlockScheduler::push_ready(unsigned linear) {
 }
 
 inline unsigned BlockScheduler::pop_ready() {
+  if (order_state_ && queued_ > 1) {  // a seeded schedule: any ready thread may go next
+    order_state_ = mix64(order_state_);
+    const unsigned pick = (queue_head_ + static_cast<unsigned>(order_state_ % queued_)) % kMaxThreads;
+    std::swap(queue_[queue_head_], queue_[pick]);
+  }
   const unsigned linear = queue_[queue_head_];
   queue_head_ = (queue_head_ + 1) % kMaxThreads;
   --queued_;
@@ -54,6 +63,8 @@ void BlockScheduler::prepare(const BlockTask& task) {
   task_ = task;
   threads_ = task.block_dim.x * task.block_dim.y * task.block_dim.z;
   unsigned char* const smem = smem_.prepare(task.dynamic_smem);
+  poison_static_shared();
+  order_state_ = task.schedule_seed;
 
   for (unsigned linear = 0; linear < threads_; ++linear) {
     Lane& lane = lanes_[linear];
@@ -83,23 +94,32 @@ void BlockScheduler::prepare(const BlockTask& task) {
   error_.clear();
 }
 
+void BlockScheduler::poison_static_shared() {
+  const StaticSharedLayout& s = task_.static_shared;
+  if (!s.touch || s.bytes == 0) return;
+  std::memset(static_cast<unsigned char*>(s.touch()) - s.offset, 0xff, s.bytes);
+}
+
+void BlockScheduler::resume(Lane& lane) {
+  current_ = &lane;
+  hone_emu_self = &lane.abi;
+  if (!lane.started) {
+    lane.started = true;
+    lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_, &lane.stack_guard},
+                                       [this, &lane](boost::context::fiber&& scheduler) {
+                                         return thread_main(lane, std::move(scheduler));
+                                       });
+  }
+  set_running_stack_guard(lane.stack_guard, lane.stack_guard + StackPool::guard_bytes(), StackPool::stack_bytes());
+  lane.fiber = std::move(lane.fiber).resume();
+}
+
 std::string BlockScheduler::run(const BlockTask& task) {
+  ensure_alternate_signal_stack();
   prepare(task);
   tl_running = this;
   try {
-    while (queued_ > 0 && !faulted_) {
-      Lane& lane = lanes_[pop_ready()];
-      current_ = &lane;
-      hone_emu_self = &lane.abi;
-      if (!lane.started) {
-        lane.started = true;
-        lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_},
-                                           [this, &lane](boost::context::fiber&& scheduler) {
-                                             return thread_main(lane, std::move(scheduler));
-                                           });
-      }
-      lane.fiber = std::move(lane.fiber).resume();
-    }
+    while (queued_ > 0 && !faulted_) resume(lanes_[pop_ready()]);
   } catch (const std::exception& e) {  // no stack for another fiber
     record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
   }
@@ -117,6 +137,9 @@ boost::context::fiber BlockScheduler::thread_main(Lane& lane, boost::context::fi
     task_.kernel(task_.args);
   } catch (const boost::context::detail::forced_unwind&) {
     throw;  // the scheduler is tearing this fiber down; Boost.Context must see it
+  } catch (const std::bad_alloc& e) {
+    record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(lane.abi.linear) + " (" +
+                 e.what() + "): it allocates more than the process may use");
   } catch (const std::exception& e) {
     record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear) + ": " +
                  e.what());

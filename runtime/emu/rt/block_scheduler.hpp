@@ -11,6 +11,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include "grid.hpp"
 #include "hone_emu/abi.h"
 #include "shared_arena.hpp"
 #include "stack_pool.hpp"
@@ -26,6 +27,8 @@ struct BlockTask {
   dim3 block_dim;
   uint3 block_idx{0, 0, 0};
   std::size_t dynamic_smem = 0;
+  StaticSharedLayout static_shared;
+  std::uint64_t schedule_seed = 0;  // 0: ready threads resume in FIFO order; else shuffled from this
 };
 
 class BlockScheduler {
@@ -67,6 +70,7 @@ class BlockScheduler {
     unsigned long long value = 0;
     unsigned group = 0;
     unsigned long long gathered[32];
+    std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
   boost::context::fiber thread_main(Lane& lane, boost::context::fiber&& scheduler);
@@ -79,6 +83,8 @@ class BlockScheduler {
   void prepare(const BlockTask& task);
   void push_ready(unsigned linear);
   unsigned pop_ready();
+  void resume(Lane& lane);
+  void poison_static_shared();
 
   std::string block_name() const;
   std::string thread_name(unsigned linear) const;
@@ -90,6 +96,7 @@ class BlockScheduler {
   std::vector<unsigned> queue_;  // ring of ready threads; each is queued at most once
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
+  std::uint64_t order_state_ = 0;  // the seeded stream of resume choices; 0: FIFO
   SharedArena smem_;
 
   BlockTask task_;

@@ -9,6 +9,8 @@
 #include <mutex>
 
 #include "block_scheduler.hpp"
+#include "fault_handler.hpp"
+#include "schedule_order.hpp"
 #include "worker_pool.hpp"
 
 namespace hone::emu {
@@ -35,15 +37,18 @@ std::string check_grid_shape(const GridShape& s) {
   return "";
 }
 
-std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape) {
+std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape, const LaunchExtras& extras) {
   if (std::string bad = check_grid_shape(shape); !bad.empty()) return bad;
   const std::int64_t blocks = std::int64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
+  install_fault_handler();
+  const BlockOrder order(extras.schedule_seed, blocks);
 
   std::atomic<bool> stop{false};
   std::mutex error_mutex;
   std::int64_t error_block = std::numeric_limits<std::int64_t>::max();
   std::string error;
-  const std::function<void(std::int64_t)> body = [&](std::int64_t b) {
+  const std::function<void(std::int64_t)> body = [&](std::int64_t i) {
+    const std::int64_t b = order(i);
     BlockTask task;
     task.kernel = kernel;
     task.args = args;
@@ -53,6 +58,8 @@ std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape
                            static_cast<unsigned>(b / shape.grid[0] % shape.grid[1]),
                            static_cast<unsigned>(b / (std::int64_t{shape.grid[0]} * shape.grid[1]))};
     task.dynamic_smem = shape.dynamic_smem;
+    task.static_shared = extras.static_shared;
+    task.schedule_seed = block_schedule_seed(extras.schedule_seed, b);
     std::string fault;
     try {
       fault = BlockScheduler::for_this_thread().run(task);
@@ -70,6 +77,8 @@ std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape
   WorkerPool::instance().parallel_for(blocks, body, stop);
   return error;
 }
+
+unsigned start_block_threads() { return WorkerPool::instance().threads(); }
 
 std::filesystem::path runtime_library_path() {
   Dl_info info{};

@@ -1,6 +1,7 @@
 #pragma once
 // The emulation runtime's entry point for hosts: run a whole grid of a loaded kernel.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -12,6 +13,25 @@ struct GridShape {
   std::size_t dynamic_smem = 0;
 };
 
+/// A kernel module's static __shared__ variables. The prelude makes __shared__ thread_local, so
+/// they are exactly the module's thread-local storage: one block of `bytes` per OS thread, which
+/// starts `offset` bytes before the address touch() returns (touch() also makes the C++ runtime
+/// allocate it). Every block starts with it poisoned, as it starts with garbage on a GPU.
+struct StaticSharedLayout {
+  void* (*touch)() = nullptr;
+  std::ptrdiff_t offset = 0;
+  std::size_t bytes = 0;
+};
+
+/// What a launch needs besides its shape.
+struct LaunchExtras {
+  StaticSharedLayout static_shared;
+  /// 0: blocks in order, threads resumed first come, first served. Otherwise the order of blocks
+  /// and the order in which ready threads resume are shuffled, deterministically for the seed
+  /// (block order is the order blocks are handed out; blocks still run concurrently on the pool).
+  std::uint64_t schedule_seed = 0;
+};
+
 /// The reason a shape cannot be launched (zero dimension, more than 1024 threads in a block,
 /// CUDA's per-dimension limits), or "" when it can.
 std::string check_grid_shape(const GridShape& shape);
@@ -20,7 +40,11 @@ std::string check_grid_shape(const GridShape& shape);
 /// compiled trampoline that calls the __global__ function. Returns "" on success, else the
 /// fault of the lowest-numbered faulting block. Other blocks still running finish first, and no
 /// fiber outlives the call.
-std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape);
+std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape, const LaunchExtras& extras = {});
+
+/// The OS threads that run blocks, started now if they were not yet (a sandbox starts them
+/// before it forbids what starting them needs).
+unsigned start_block_threads();
 
 /// Where this runtime library was loaded from: kernels are linked against exactly this file.
 std::filesystem::path runtime_library_path();

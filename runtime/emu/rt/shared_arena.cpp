@@ -6,6 +6,8 @@
 #include <cstring>
 #include <new>
 
+#include "fault_handler.hpp"
+
 namespace hone::emu {
 
 namespace {
@@ -31,6 +33,8 @@ unsigned char* SharedArena::prepare(std::size_t bytes) {
   }
   unsigned char* buffer = map_ + map_bytes_ - page - rounded;
   std::memset(buffer, 0xff, rounded);
+  const auto guard = reinterpret_cast<std::uintptr_t>(map_ + map_bytes_ - page);
+  set_running_shared_memory(reinterpret_cast<std::uintptr_t>(buffer), bytes, guard, guard + page);
   return buffer;
 }
 

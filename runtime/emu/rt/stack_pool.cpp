@@ -27,6 +27,8 @@ std::size_t StackPool::stack_bytes() {
   return bytes;
 }
 
+std::size_t StackPool::guard_bytes() { return page_size(); }
+
 StackPool::~StackPool() {
   for (auto& s : free_) munmap(static_cast<char*>(s.sp) - s.size, s.size);
 }
@@ -37,7 +39,7 @@ boost::context::stack_context StackPool::take() {
     free_.pop_back();
     return s;
   }
-  const std::size_t guard = page_size();
+  const std::size_t guard = guard_bytes();
   const std::size_t total = stack_bytes() + guard;
   // MAP_NORESERVE: only the pages a thread touches are committed.
   void* base = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,

@@ -2,6 +2,7 @@
 // Fiber stacks for emulated CUDA threads, kept for reuse: a launch of 1024-thread blocks needs
 // 1024 stacks per OS thread, and mapping them anew for every block would dominate a launch.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include <boost/context/stack_context.hpp>
@@ -18,8 +19,12 @@ class StackPool {
   StackPool& operator=(const StackPool&) = delete;
   ~StackPool();
 
-  /// A stack with an inaccessible guard page below it, so an overflow faults instead of
-  /// silently corrupting the neighbouring fiber. Throws std::bad_alloc when mapping fails.
+  /// Bytes of the inaccessible guard region below every stack.
+  static std::size_t guard_bytes();
+
+  /// A stack with an inaccessible guard region below it, so an overflow faults instead of
+  /// silently corrupting the neighbouring fiber (kernels are built with stack clash protection,
+  /// so even a large frame touches the guard first). Throws std::bad_alloc when mapping fails.
   boost::context::stack_context take();
   void give(boost::context::stack_context stack);
 
@@ -27,10 +32,21 @@ class StackPool {
   std::vector<boost::context::stack_context> free_;
 };
 
-/// Boost.Context's StackAllocator concept over a pool; the pool must outlive the fiber.
+/// The lowest address of a stack's guard region (the mapping's start).
+inline std::uintptr_t guard_start(const boost::context::stack_context& stack) {
+  return reinterpret_cast<std::uintptr_t>(stack.sp) - stack.size;
+}
+
+/// Boost.Context's StackAllocator concept over a pool; the pool must outlive the fiber. The
+/// start of the stack's guard region is stored in *guard, for the fault handler.
 struct PooledStack {
   StackPool* pool;
-  boost::context::stack_context allocate() { return pool->take(); }
+  std::uintptr_t* guard;
+  boost::context::stack_context allocate() {
+    boost::context::stack_context s = pool->take();
+    *guard = guard_start(s);
+    return s;
+  }
   void deallocate(boost::context::stack_context& stack) { pool->give(stack); }
 };
 

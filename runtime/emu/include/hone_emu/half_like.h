@@ -2,9 +2,11 @@
 // The arithmetic both 16-bit float types share (__half and __nv_bfloat16, each with its pair
 // type): every operation is computed in float and rounded once to the 16-bit type. For add,
 // subtract, multiply, divide and sqrt this equals the device's single rounding (float has more
-// than twice the bits plus two); fma is rounded twice, so it can differ in the last bit on
-// rare ties.
+// than twice the bits plus two). fma is exact in double up to one rounding, which is done "to
+// odd" (see round_to_odd.h), and so is the step to float: the final rounding to 16 bits is then
+// the one rounding of the exact a*b+c, as on the device.
 #include "hone_emu/atomics.h"
+#include "hone_emu/round_to_odd.h"
 #include "hone_emu/warp.h"
 
 namespace hone_emu {
@@ -41,7 +43,8 @@ inline float saturate_01(float v) { return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.
   inline T __hsub_rn(T a, T b) { return a - b; }                                                     \
   inline T __hmul_rn(T a, T b) { return a * b; }                                                     \
   inline T __hfma(T a, T b, T c) {                                                                   \
-    return T(fmaf(static_cast<float>(a), static_cast<float>(b), static_cast<float>(c)));             \
+    return T(hone_emu::float_to_odd(hone_emu::fma_to_odd(static_cast<float>(a), static_cast<float>(b), \
+                                                          static_cast<float>(c))));                   \
   }                                                                                                  \
   inline T __hadd_sat(T a, T b) { return T(hone_emu::saturate_01(static_cast<float>(a + b))); }     \
   inline T __hsub_sat(T a, T b) { return T(hone_emu::saturate_01(static_cast<float>(a - b))); }     \

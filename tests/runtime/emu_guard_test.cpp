@@ -1,0 +1,162 @@
+// Out-of-bounds accesses on the emu device: guard pages around every buffer, canary zones where
+// alignment leaves a gap, fiber stack overflow, dynamic shared memory overrun. Each is caught
+// with a reason that names the buffer, the offset and the thread.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstring>
+#include <vector>
+
+#include "emu_child_process.hpp"
+#include "emu_test_support.hpp"
+#include "runtime/emu_device.hpp"
+
+using namespace hone;
+using namespace hone::emu_test;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+struct Launch {
+  std::unique_ptr<Device> device = make_emu_device("sm_90");
+  KernelImage image;
+  std::unique_ptr<LoadedKernel> kernel;
+  Launch(const std::string& file, const std::string& entry, const std::vector<std::string>& types)
+      : image(build_image(file, entry, types)), kernel(device->load(image)) {}
+};
+
+}  // namespace
+
+TEST_CASE("emu device: a write past the end of a buffer hits its guard page, and the reason names buffer, offset and thread") {
+  Launch l("guards.cu", "write_at", {"float*", "int", "int", "long long"});
+  void* out = l.device->alloc(1024 * sizeof(float));  // 4096 bytes: the buffer ends at the guard
+  l.device->name_buffer(out, "out");
+  int n = 1024, who = 70;
+  long long at = 1024 + 10;
+  auto a = args(out, n, who, at);
+  const ChildEnd end = run_in_child([&] { l.device->launch(*l.kernel, dims({16, 1, 1}, {64, 1, 1}), a.data()); });
+  INFO(end.fault << end.stderr_text);
+  CHECK(end.exit_code == kFatalFaultExit);
+  CHECK(has(end.fault, "out-of-bounds write to buffer 'out' (4096 bytes) at byte offset 4136, 40 bytes past its end"));
+  CHECK(has(end.fault, "in block (1,0,0) thread (6,0,0)"));
+
+  at = 5;  // in bounds: the same launch runs here, in this process
+  l.device->launch(*l.kernel, dims({16, 1, 1}, {64, 1, 1}), a.data());
+  std::vector<float> got(1024);
+  l.device->download(got.data(), out, 4096);
+  CHECK(got[5] == 1.0f);
+  CHECK(got[1023] == 2.0f);
+  l.device->release(out);
+}
+
+TEST_CASE("emu device: a read before the start of a buffer hits the guard below it") {
+  Launch l("guards.cu", "read_shifted", {"float*", "const float*", "int", "int", "long long"});
+  void* out = l.device->alloc(4096);
+  void* in = l.device->alloc(4096);
+  l.device->name_buffer(out, "out");
+  l.device->name_buffer(in, "x");
+  int n = 1024, who = 3;
+  long long shift = -2051;  // thread 3 reads in[-2048]: 8192 bytes before the start
+  auto a = args(out, in, n, who, shift);
+  const ChildEnd end = run_in_child([&] { l.device->launch(*l.kernel, dims({8, 1, 1}, {128, 1, 1}), a.data()); });
+  INFO(end.fault << end.stderr_text);
+  CHECK(has(end.fault, "out-of-bounds read of buffer 'x' (4096 bytes) 8192 bytes before its start"));
+  CHECK(has(end.fault, "in block (0,0,0) thread (3,0,0)"));
+  l.device->release(out);
+  l.device->release(in);
+}
+
+TEST_CASE("emu device: writes into the alignment gap after a buffer or the slack before it are found after the launch") {
+  Launch l("guards.cu", "write_at", {"float*", "int", "int", "long long"});
+  void* out = l.device->alloc(100 * sizeof(float));  // 400 bytes: 112 bytes of gap to 512
+  l.device->name_buffer(out, "out");
+  int n = 100, who = 7;
+  long long at = 103;  // byte 412, inside the gap: no fault, but the canary changes
+  auto a = args(out, n, who, at);
+  std::string why;
+  try {
+    l.device->launch(*l.kernel, dims({1, 1, 1}, {128, 1, 1}), a.data());
+  } catch (const EmuKernelError& e) {
+    why = e.what();
+  }
+  CHECK_MESSAGE(has(why, "out-of-bounds write to buffer 'out' (400 bytes) at byte offset 412, 12 bytes past its end"), why);
+
+  at = -1;  // the slack before the buffer
+  why.clear();
+  try {
+    l.device->launch(*l.kernel, dims({1, 1, 1}, {128, 1, 1}), a.data());
+  } catch (const EmuKernelError& e) {
+    why = e.what();
+  }
+  CHECK_MESSAGE(has(why, "out-of-bounds write to buffer 'out' (400 bytes) 4 bytes before its start"), why);
+
+  at = 7;  // in bounds; the zones were restored, so nothing is blamed on this launch
+  CHECK_NOTHROW(l.device->launch(*l.kernel, dims({1, 1, 1}, {128, 1, 1}), a.data()));
+  l.device->release(out);
+}
+
+TEST_CASE("emu device: what a kernel reads in the gap after a buffer is NaN") {
+  Launch l("guards.cu", "read_shifted", {"float*", "const float*", "int", "int", "long long"});
+  void* out = l.device->alloc(100 * sizeof(float));
+  void* in = l.device->alloc(100 * sizeof(float));
+  std::vector<float> x(100, 3.0f);
+  l.device->upload(in, x.data(), 400);
+  int n = 100, who = 99;
+  long long shift = 1;  // in[100]: the first float past the end
+  auto a = args(out, in, n, who, shift);
+  l.device->launch(*l.kernel, dims({1, 1, 1}, {128, 1, 1}), a.data());
+  std::vector<float> got(100);
+  l.device->download(got.data(), out, 400);
+  CHECK(got[98] == 3.0f);
+  CHECK(std::isnan(got[99]));
+  l.device->release(out);
+  l.device->release(in);
+}
+
+TEST_CASE("emu device: a fiber that overflows its stack is named") {
+  Launch l("guards.cu", "recurse", {"float*", "int"});
+  void* out = l.device->alloc(64 * sizeof(float));
+  int depth = 100000;
+  auto a = args(out, depth);
+  const ChildEnd end = run_in_child([&] { l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), a.data()); });
+  INFO(end.fault << end.stderr_text);
+  CHECK(end.exit_code == kFatalFaultExit);
+  CHECK(has(end.fault, "fiber stack overflow in block (0,0,0) thread ("));
+  CHECK(has(end.fault, "KiB of stack per thread"));
+
+  depth = 3;
+  l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), a.data());
+  float first = 0;
+  l.device->download(&first, out, sizeof first);
+  CHECK(first > 0.0f);
+  l.device->release(out);
+}
+
+TEST_CASE("emu: running past the dynamic shared memory is named with its size") {
+  const EmuModule m = build("memory.cu", "fill_shared", {"float*", "int"});
+  std::vector<float> out(4, 0.0f);
+  float* o = out.data();
+  int count = 65;  // one float past the 256 bytes launched with
+  auto a = args(o, count);
+  const ChildEnd end = run_in_child([&] { m.launch(dims({4, 1, 1}, {32, 1, 1}, 256), a.data()); });
+  INFO(end.fault << end.stderr_text);
+  CHECK(has(end.fault, "out-of-bounds write to dynamic shared memory at byte offset 256 (the launch gave 256 bytes)"));
+  CHECK(has(end.fault, "thread (0,0,0)"));
+}
+
+TEST_CASE("emu device: without a fatal reporter the reason goes to stderr and the process dies of the SIGSEGV") {
+  Launch l("guards.cu", "write_at", {"float*", "int", "int", "long long"});
+  void* out = l.device->alloc(4096);
+  l.device->name_buffer(out, "out");
+  int n = 1024, who = 0;
+  long long at = 5000;
+  auto a = args(out, n, who, at);
+  const ChildEnd end =
+      run_in_child([&] { l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), a.data()); }, /*fatal_reports=*/false);
+  CHECK(end.fault.empty());
+  CHECK(end.signal == SIGSEGV);
+  CHECK_MESSAGE(has(end.stderr_text, "out-of-bounds write to buffer 'out'"), end.stderr_text);
+  l.device->release(out);
+}
