@@ -41,11 +41,17 @@ double Rng::normal(double mean, double stddev) {
   return mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
-HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng) {
+HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows) {
   HostTensor t(dtype, n);
-  for (std::size_t i = 0; i < n; ++i) {
-    double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
-    t.set(i, v);
+  if (rows == 0 || n % rows != 0) rows = 1;
+  const std::size_t per_row = n / rows;
+  const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const double scale = dist.mixed_scale() ? std::exp(log_lo + (log_hi - log_lo) * rng.uniform()) : 1.0;
+    for (std::size_t i = r * per_row; i < (r + 1) * per_row; ++i) {
+      double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
+      t.set(i, v * scale);
+    }
   }
   return t;
 }

@@ -34,8 +34,9 @@ class Rng {
   std::uint64_t s_[4];
 };
 
-/// A buffer of `n` elements drawn from `dist`, rounded to `dtype`.
-HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng);
+/// A buffer of `n` elements drawn from `dist`, rounded to `dtype`; `rows` is the extent of the
+/// first dim, over which a mixed-scale distribution varies its scale.
+HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows = 1);
 
 /// Fills a buffer with the poison pattern (quiet NaN for floats, 0x7fffffff-style for integers),
 /// so that an output element the kernel never writes cannot pass as correct.

@@ -90,6 +90,14 @@ struct SpecReader {
     d.lo = j.value("lo", -1.0);
     d.hi = j.value("hi", 1.0);
     if (d.kind == "uniform" && !(d.lo < d.hi)) fail(where + ": uniform needs lo < hi");
+    if (j.contains("row_scale")) {
+      const json& rs = j["row_scale"];
+      if (!rs.is_array() || rs.size() != 2 || !rs[0].is_number() || !rs[1].is_number() || !(rs[0].get<double>() > 0) ||
+          !(rs[0].get<double>() <= rs[1].get<double>()))
+        fail(where + ".row_scale must be [lo, hi] with 0 < lo <= hi");
+      d.row_scale_lo = rs[0].get<double>();
+      d.row_scale_hi = rs[1].get<double>();
+    }
     if (d.kind == "normal" && !(d.std > 0)) fail(where + ": normal needs std > 0");
     return d;
   }
@@ -137,6 +145,44 @@ struct SpecReader {
     return a;
   }
 
+  std::map<DType, Tolerance> tolerances(const json& tol, const std::string& where) const {
+    if (!tol.is_object() || tol.empty()) fail(where + " must map dtypes to {atol, rtol}");
+    std::map<DType, Tolerance> out;
+    for (const auto& [k, v] : tol.items()) {
+      DType t;
+      try {
+        t = parse_dtype(k);
+      } catch (const InputError& e) {
+        fail(where + ": " + e.what());
+      }
+      if (!v.is_object() || !v.contains("atol") || !v.contains("rtol") || !v["atol"].is_number() || !v["rtol"].is_number())
+        fail(where + "." + k + " must be {\"atol\": number, \"rtol\": number}");
+      out[t] = Tolerance{v["atol"].get<double>(), v["rtol"].get<double>()};
+    }
+    return out;
+  }
+
+  std::vector<InputCase> cases(const json& j, const std::string& where, const std::vector<ArgSpec>& args) const {
+    std::vector<InputCase> out;
+    if (!j.is_array()) fail(where + " must be a list of {name, args, [tolerance]}");
+    for (size_t i = 0; i < j.size(); ++i) {
+      const std::string at = where + "[" + std::to_string(i) + "]";
+      InputCase c;
+      c.name = string_field(j[i], "name", at);
+      const json& a = require_field(j[i], "args", file, at);
+      if (!a.is_object() || a.empty()) fail(at + ".args must map input arguments to distributions");
+      for (const auto& [name, dist_json] : a.items()) {
+        auto it = std::find_if(args.begin(), args.end(), [&](const ArgSpec& s) { return s.name == name; });
+        if (it == args.end() || !it->pointer || it->role == ArgRole::Out)
+          fail(at + ".args names '" + name + "', which is not an input buffer");
+        c.args[name] = dist(dist_json, at + ".args." + name);
+      }
+      if (j[i].contains("tolerance")) c.tolerance = tolerances(j[i]["tolerance"], at + ".tolerance");
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
   LaunchRule launch(const json& j, const std::string& where, const std::set<std::string>& allowed) const {
     LaunchRule r = parse_launch_rule(j, file, where);
     for (int i = 0; i < 3; ++i) {
@@ -182,6 +228,14 @@ const ArgSpec* OpSpec::find_arg(const std::string& arg_name) const {
   for (const auto& a : args)
     if (a.name == arg_name) return &a;
   return nullptr;
+}
+
+Tolerance OpSpec::tolerance_for(DType dtype, const InputCase* input_case) const {
+  if (input_case) {
+    auto it = input_case->tolerance.find(dtype);
+    if (it != input_case->tolerance.end()) return it->second;
+  }
+  return tolerance.at(dtype);
 }
 
 void OpSpec::check_shape(const Bindings& shape) const {
@@ -236,19 +290,9 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
     op.args.push_back(std::move(a));
   }
 
-  const json& tol = require_field(j, "tolerance", r.file, "the spec");
-  if (!tol.is_object() || tol.empty()) r.fail("tolerance must map dtypes to {atol, rtol}");
-  for (const auto& [k, v] : tol.items()) {
-    DType t;
-    try {
-      t = parse_dtype(k);
-    } catch (const InputError& e) {
-      r.fail(std::string("tolerance: ") + e.what());
-    }
-    if (!v.is_object() || !v.contains("atol") || !v.contains("rtol") || !v["atol"].is_number() || !v["rtol"].is_number())
-      r.fail("tolerance." + k + " must be {\"atol\": number, \"rtol\": number}");
-    op.tolerance[t] = Tolerance{v["atol"].get<double>(), v["rtol"].get<double>()};
-  }
+  op.tolerance = r.tolerances(require_field(j, "tolerance", r.file, "the spec"), "tolerance");
+  if (j.contains("input_cases")) op.input_cases = r.cases(j["input_cases"], "input_cases", op.args);
+  if (j.contains("hidden_cases")) op.hidden_cases = r.cases(j["hidden_cases"], "hidden_cases", op.args);
   for (const auto& a : op.args)
     if (a.pointer && a.role != ArgRole::In && !op.tolerance.count(a.dtype))
       r.fail("tolerance has no entry for " + dtype_name(a.dtype) + ", the dtype of output '" + a.name + "'");

@@ -18,11 +18,29 @@
 
 namespace hone {
 
-/// How an input buffer is filled: normal(mean, std) or uniform(lo, hi), before rounding to its dtype.
+struct Tolerance {
+  double atol = 0.0;
+  double rtol = 0.0;
+};
+
+/// How an input buffer is filled: normal(mean, std) or uniform(lo, hi), before rounding to its
+/// dtype; with a row scale, each row (index of the first dim) is multiplied by its own factor drawn
+/// log-uniformly from [row_scale_lo, row_scale_hi], which gives mixed-scale inputs.
 struct InputDist {
   std::string kind = "normal";  // "normal" | "uniform"
   double mean = 0.0, std = 1.0;
   double lo = -1.0, hi = 1.0;
+  double row_scale_lo = 1.0, row_scale_hi = 1.0;
+
+  bool mixed_scale() const { return row_scale_lo != 1.0 || row_scale_hi != 1.0; }
+};
+
+/// A named variation of the inputs: some arguments drawn from other distributions, and
+/// optionally other tolerances (inputs scaled down need a smaller atol to mean anything).
+struct InputCase {
+  std::string name;
+  std::map<std::string, InputDist> args;   // argument name -> distribution
+  std::map<DType, Tolerance> tolerance;    // overrides of the op's tolerance
 };
 
 enum class ArgRole { In, Out, InOut, Scalar };
@@ -44,11 +62,6 @@ struct ArgSpec {
   std::string cuda_declaration() const { return cuda_type() + " " + name; }
   /// Elements in the buffer at a shape.
   std::int64_t elements(const Bindings& shape) const;
-};
-
-struct Tolerance {
-  double atol = 0.0;
-  double rtol = 0.0;
 };
 
 struct KernelSource {
@@ -79,6 +92,8 @@ struct OpSpec {
   std::set<std::string> dynamic;      // symbols that vary at serving time (bucketed)
   std::vector<ArgSpec> args;
   std::map<DType, Tolerance> tolerance;
+  std::vector<InputCase> input_cases;   // checked with the visible inputs, besides each argument's own init
+  std::vector<InputCase> hidden_cases;  // adversarial values, used only by the hidden tests
   Expr flops, bytes;
   ReferenceKernel reference;
   std::vector<Variant> variants;
@@ -88,6 +103,8 @@ struct OpSpec {
   /// The signature as "rmsnorm(bf16* out, const bf16* x, ...)".
   std::string signature() const;
   const ArgSpec* find_arg(const std::string& name) const;
+  /// The tolerance for outputs of `dtype` under an input case (its override, else the op's).
+  Tolerance tolerance_for(DType dtype, const InputCase* input_case = nullptr) const;
   /// Symbols whose values are fixed for a tuning task (all but the dynamic ones).
   bool is_static(const std::string& symbol) const { return !dynamic.count(symbol); }
   /// Checks that `shape` binds every symbol to a positive value; throws InputError otherwise.

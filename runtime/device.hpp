@@ -16,6 +16,10 @@ struct DeviceInfo {
   std::string name;   // "AMD EPYC 7B13" or "NVIDIA H200"
   std::string arch;   // the architecture kernels are compiled and checked for: "sm_90"
   std::string timer;  // "cpu" for emu (never passes for a GPU time), "gpu" for device events
+  // What no kernel can beat, for the impossible-speed check: 0 where unknown (the check is then
+  // skipped and says so).
+  double copy_bandwidth_gbs = 0;   // measured device memory bandwidth, GB/s
+  double peak_gflops = 0;          // peak arithmetic rate, GFLOP/s
 
   /// "emu:AMD EPYC 7B13", the device column of results and winners.
   std::string id() const { return kind + ":" + name; }

@@ -1,6 +1,7 @@
 #pragma once
 // One evaluation of a candidate on a device, as the worker process runs it: the reference check
-// (stage 2) and then the timing (stage 5). The request travels to the worker as JSON.
+// (stage 2), the hidden tests (3), the consistency checks (4) and the timing (5). The request
+// travels to the worker as JSON.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -12,6 +13,7 @@
 
 #include "core/expr.hpp"
 #include "core/launch_rule.hpp"
+#include "core/model_shapes.hpp"
 #include "runtime/device.hpp"
 #include "validator/verdict.hpp"
 
@@ -27,16 +29,20 @@ struct TimingOptions {
   double warmup_ms = 20;       // warm up for at least this long, or warmup_runs, whichever is more
   int repeats = 5;
   double max_total_ms = 2000;  // stop repeating once this much time went into timing (after 3 runs)
+  double max_spread = 0.25;    // (p90 - p10) / median above this: measure again
+  int remeasures = 2;          // at most this many times
 };
 
 struct EvaluationRequest {
   std::filesystem::path spec_dir;        // the op family folder (its spec.json)
-  Bindings shape;
+  Bindings shape;                        // the visible shape: the one the candidate is tuned at
+  std::map<std::string, Bucket> buckets; // dynamic dims and the ranges the candidate must serve
   std::map<std::string, double> scalars; // float scalar arguments overriding the spec's defaults
   KernelUnderTest reference;
   KernelUnderTest candidate;
   bool check = true;                     // false: the candidate is the reference itself, only timed
-  std::vector<std::uint64_t> seeds;
+  std::vector<std::uint64_t> seeds;      // visible inputs
+  std::uint64_t hidden_seed = 0;         // 0: drawn in the worker, at validation time
   bool time = true;
   TimingOptions timing;
 };
@@ -47,8 +53,8 @@ void from_json(const nlohmann::json& j, EvaluationRequest& r);
 /// Called with a stage name before each stage starts, so a crash can be attributed to it.
 using StageListener = std::function<void(const std::string& stage)>;
 
-/// Runs the reference check and the timing on `device`. Kernel faults become failing verdicts;
-/// a kernel that crashes the process takes the process with it (hence the worker).
+/// Runs the stages on `device`. Kernel faults become failing verdicts; a kernel that crashes the
+/// process takes the process with it (hence the worker).
 Verdict evaluate(Device& device, const EvaluationRequest& request, const StageListener& on_stage = {});
 
 }  // namespace hone

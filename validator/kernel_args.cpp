@@ -2,9 +2,16 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace hone {
 
-std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed) {
+namespace {
+constexpr unsigned char kGuardByte = 0xa5;
+}  // namespace
+
+std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
+                                        const InputCase* input_case) {
   std::vector<HostTensor> out(op.args.size());
   for (std::size_t i = 0; i < op.args.size(); ++i) {
     const ArgSpec& a = op.args[i];
@@ -13,11 +20,16 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
     if (a.role == ArgRole::Out) {
       out[i] = HostTensor(a.dtype, n);
       poison(out[i]);
-    } else {
-      // Each argument has its own stream, so adding an argument does not change the others' values.
-      Rng rng(seed * 1000003u + i);
-      out[i] = generate_tensor(a.dtype, n, a.init, rng);
+      continue;
     }
+    const InputDist* dist = &a.init;
+    if (input_case) {
+      auto it = input_case->args.find(a.name);
+      if (it != input_case->args.end()) dist = &it->second;
+    }
+    // Each argument has its own stream, so adding an argument does not change the others' values.
+    Rng rng(seed * 1000003u + i);
+    out[i] = generate_tensor(a.dtype, n, *dist, rng, static_cast<std::size_t>(a.dims.front().eval(shape)));
   }
   return out;
 }
@@ -33,10 +45,13 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
   for (std::size_t i = 0; i < n; ++i) {
     const ArgSpec& a = op.args[i];
     if (a.pointer) {
-      buffers_[i] = DeviceBuffer(device, host[i].size_bytes());
+      const std::size_t bytes = host[i].size_bytes();
+      buffers_[i] = DeviceBuffer(device, bytes + 2 * kGuardBytes);
       device.name_buffer(buffers_[i].get(), a.name);
-      device.upload(buffers_[i].get(), host[i].bytes.data(), host[i].size_bytes());
-      pointers_[i] = buffers_[i].get();
+      std::vector<unsigned char> image(bytes + 2 * kGuardBytes, kGuardByte);
+      std::memcpy(image.data() + kGuardBytes, host[i].bytes.data(), bytes);
+      device.upload(buffers_[i].get(), image.data(), image.size());
+      pointers_[i] = static_cast<unsigned char*>(buffers_[i].get()) + kGuardBytes;
       argv_[i] = &pointers_[i];
       continue;
     }
@@ -54,8 +69,38 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
 
 HostTensor LaunchArgs::download(std::size_t i) const {
   HostTensor t(op_.args[i].dtype, host_[i].count);
-  device_.download(t.bytes.data(), buffers_[i].get(), t.size_bytes());
+  device_.download(t.bytes.data(), pointers_[i], t.size_bytes());
   return t;
+}
+
+std::vector<std::string> LaunchArgs::integrity_problems() const {
+  std::vector<std::string> problems;
+  for (std::size_t i = 0; i < op_.args.size(); ++i) {
+    const ArgSpec& a = op_.args[i];
+    if (!a.pointer) continue;
+    const std::size_t bytes = host_[i].size_bytes();
+    std::vector<unsigned char> image(bytes + 2 * kGuardBytes);
+    device_.download(image.data(), buffers_[i].get(), image.size());
+    for (std::size_t k = 0; k < kGuardBytes; ++k) {
+      if (image[kGuardBytes - 1 - k] != kGuardByte) {
+        problems.push_back(fmt::format("wrote before the start of '{}' (byte {} before it)", a.name, k + 1));
+        break;
+      }
+    }
+    for (std::size_t k = 0; k < kGuardBytes; ++k) {
+      if (image[kGuardBytes + bytes + k] != kGuardByte) {
+        problems.push_back(fmt::format("wrote past the end of '{}' (byte {} after it)", a.name, k));
+        break;
+      }
+    }
+    if (a.role == ArgRole::In && std::memcmp(image.data() + kGuardBytes, host_[i].bytes.data(), bytes) != 0) {
+      std::size_t first = 0;
+      while (first < bytes && image[kGuardBytes + first] == host_[i].bytes[first]) ++first;
+      const std::size_t element = first / dtype_size(a.dtype);
+      problems.push_back(fmt::format("changed its input '{}' (first at element {})", a.name, element));
+    }
+  }
+  return problems;
 }
 
 }  // namespace hone

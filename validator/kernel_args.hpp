@@ -1,6 +1,7 @@
 #pragma once
-// The arguments of one launch: inputs drawn from the spec's distributions, outputs poisoned,
-// copied to device buffers, and the argument array a launch takes.
+// The arguments of one launch: inputs drawn from the spec's distributions (or an input case's),
+// outputs poisoned, copied to device buffers between guard zones, and the argument array a launch
+// takes. After a launch, the inputs and the guard zones can be checked.
 #include <array>
 #include <cstdint>
 #include <map>
@@ -14,11 +15,17 @@
 namespace hone {
 
 /// Host values of every buffer argument (index as op.args; empty for scalars): In and InOut
-/// drawn from their distribution with `seed`, Out poisoned.
-std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed);
+/// drawn with `seed` from their distribution, or from the input case's where it names them; Out
+/// poisoned.
+std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
+                                        const InputCase* input_case = nullptr);
 
 class LaunchArgs {
  public:
+  /// Bytes before and after every buffer, filled with a pattern the kernel must leave alone. A
+  /// multiple of 256 so that the buffer itself keeps cudaMalloc's alignment.
+  static constexpr std::size_t kGuardBytes = 256;
+
   /// Uploads `host` to fresh device buffers and prepares scalar values from the shape and scalars.
   LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape, const std::map<std::string, double>& scalars,
              const std::vector<HostTensor>& host);
@@ -28,13 +35,16 @@ class LaunchArgs {
   void** argv() { return argv_.data(); }
   /// Downloads buffer argument i into a host tensor of its dtype.
   HostTensor download(std::size_t i) const;
+  /// What the launch broke that it must not: an input buffer it changed, a guard zone it wrote.
+  /// Empty when all is intact.
+  std::vector<std::string> integrity_problems() const;
 
  private:
   Device& device_;
   const OpSpec& op_;
   const std::vector<HostTensor>& host_;
-  std::vector<DeviceBuffer> buffers_;
-  std::vector<void*> pointers_;
+  std::vector<DeviceBuffer> buffers_;   // guard, data, guard
+  std::vector<void*> pointers_;         // the data, as the kernel sees it
   std::vector<std::array<unsigned char, 8>> scalars_;
   std::vector<void*> argv_;
 };

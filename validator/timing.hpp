@@ -12,4 +12,8 @@ TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& 
 /// Median, minimum and relative spread of a set of samples.
 TimingStats summarize_samples(std::vector<double> samples_ms, const std::string& timer);
 
+/// Why `median_ms` is impossible on this device (below bytes over its memory bandwidth or flops
+/// over its peak), or "" when it is possible or the device's limits are unknown.
+std::string impossible_speed(double median_ms, double bytes, double flops, const DeviceInfo& device);
+
 }  // namespace hone

@@ -1,0 +1,40 @@
+#pragma once
+// The five stages for one candidate, end to end: the source policy and the static checks in this
+// process, then the reference check, hidden tests, consistency checks and timing in the worker.
+#include <map>
+#include <string>
+
+#include "core/candidate.hpp"
+#include "core/model_shapes.hpp"
+#include "core/op_spec.hpp"
+#include "runtime/kernel_build.hpp"
+#include "validator/evaluation.hpp"
+#include "validator/static_check.hpp"
+#include "validator/worker.hpp"
+
+namespace hone {
+
+struct ValidationOptions {
+  std::string arch = "sm_90";
+  std::string device_kind = "emu";         // "none": the static stage only
+  std::map<std::string, Bucket> buckets;   // empty: the default bucket of each dynamic dim's value
+  std::map<std::string, double> scalars;
+  int seeds = 2;
+  TimingOptions timing;
+  StaticLimits limits;
+};
+
+/// The request that checks `candidate` against `reference` at `shape`, with fresh visible seeds.
+EvaluationRequest evaluation_request(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& buckets,
+                                     const std::map<std::string, double>& scalars, const Candidate& reference,
+                                     const KernelImage& reference_image, const Candidate& candidate,
+                                     const KernelImage& candidate_image, int seeds);
+
+/// Each dynamic dim's bucket: from `given` where it names it, else the default bucket of its value.
+std::map<std::string, Bucket> buckets_for(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& given);
+
+/// Validates one candidate. `worker` may be null only for device "none".
+Verdict validate_candidate(const OpSpec& op, const Candidate& candidate, const Bindings& shape,
+                           const ValidationOptions& options, Worker* worker);
+
+}  // namespace hone

@@ -1,0 +1,61 @@
+#include "validator/hidden_tests.hpp"
+
+#include <algorithm>
+
+namespace hone {
+
+Bucket default_bucket_for(std::int64_t value) {
+  if (value <= 1) return {1, 1};
+  std::int64_t hi = 1;
+  while (hi < value) hi *= 2;
+  return {hi / 2 + 1, hi};
+}
+
+std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& buckets,
+                                     Rng& rng) {
+  std::vector<HiddenTest> out;
+  Bindings mid_shape = shape;  // where the adversarial cases run: inside a bucket when there is room
+  for (const auto& [symbol, bucket] : buckets) {
+    if (!op.dynamic.count(symbol) || !shape.count(symbol)) continue;
+    std::vector<std::int64_t> sizes;
+    auto add = [&](std::int64_t v) {
+      if (v >= bucket.lo && v <= bucket.hi && v != shape.at(symbol) && std::find(sizes.begin(), sizes.end(), v) == sizes.end())
+        sizes.push_back(v);
+    };
+    add(bucket.lo);
+    add(bucket.hi);
+    add(bucket.hi - 1);
+    if (bucket.hi - bucket.lo > 2) {
+      // A value strictly inside, avoiding powers of two: those are the sizes kernels are tuned at.
+      for (int attempt = 0; attempt < 8; ++attempt) {
+        std::int64_t v = bucket.lo + 1 + static_cast<std::int64_t>(rng.next() % static_cast<std::uint64_t>(bucket.hi - bucket.lo - 1));
+        if ((v & (v - 1)) != 0 || attempt == 7) {
+          add(v);
+          mid_shape[symbol] = v;
+          break;
+        }
+      }
+    }
+    for (auto v : sizes) {
+      HiddenTest t;
+      t.shape = shape;
+      t.shape[symbol] = v;
+      t.seed = rng.next();
+      t.label = symbol + "=" + std::to_string(v);
+      out.push_back(std::move(t));
+    }
+  }
+  for (const auto& c : op.hidden_cases) {
+    HiddenTest t;
+    t.shape = mid_shape;
+    t.input_case = &c;
+    t.seed = rng.next();
+    for (const auto& d : op.dynamic)
+      if (mid_shape.count(d)) t.label += (t.label.empty() ? "" : ",") + d + "=" + std::to_string(mid_shape.at(d));
+    t.label += ", case " + c.name;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace hone

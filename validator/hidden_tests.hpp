@@ -1,0 +1,32 @@
+#pragma once
+// Stage 3, hidden tests: shapes and inputs the proposer never sees. For every dynamic dim, other
+// sizes inside its bucket (its lower bound, one below the upper bound, a value between that is
+// not a power of two), and the spec's adversarial input cases; their seeds are drawn at
+// validation time.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/host_tensor.hpp"
+#include "core/model_shapes.hpp"
+#include "core/op_spec.hpp"
+
+namespace hone {
+
+struct HiddenTest {
+  Bindings shape;
+  const InputCase* input_case = nullptr;  // nullptr: the arguments' own distributions
+  std::uint64_t seed = 0;
+  std::string label;                      // "tokens=13", "tokens=13, case large": for the stored reason only
+};
+
+/// The hidden tests of a candidate tuned at `shape` for the given buckets of its dynamic dims.
+std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& buckets,
+                                     Rng& rng);
+
+/// The default buckets for a dynamic dim's value when none is given (hone check): powers of two
+/// up to 64 (1, 2, 3..4, 5..8, ...) and beyond, the power-of-two range holding the value.
+Bucket default_bucket_for(std::int64_t value);
+
+}  // namespace hone
