@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   hone::cli::add_compile_command(app, action);
   hone::cli::add_tune_command(app, action);
   hone::cli::add_export_command(app, action);
+  hone::cli::add_lessons_command(app, action);
+  hone::cli::add_db_command(app, action);
 
   try {
     app.parse(argc, argv);

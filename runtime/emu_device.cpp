@@ -9,6 +9,7 @@
 #include "runtime/emu/rt/fault_handler.hpp"
 #include "runtime/emu/rt/grid.hpp"
 #include "runtime/emu/rt/guarded_memory.hpp"
+#include "runtime/emu/rt/stack_pool.hpp"
 #include "runtime/emu_module.hpp"
 #include "runtime/fatal_fault.hpp"
 
@@ -92,5 +93,7 @@ void report_emu_faults_fatally() {
 }
 
 unsigned start_emu_threads() { return emu::start_block_threads(); }
+
+std::size_t emu_fiber_stack_bytes() { return emu::StackPool::stack_bytes(); }
 
 }  // namespace hone

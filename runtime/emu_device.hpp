@@ -7,6 +7,7 @@
 // and the fault handler names the buffer, the offset and the thread. Static and dynamic shared
 // memory start every block poisoned with 0xff bytes (NaN as floats). set_schedule_seed shuffles
 // the order of blocks and threads, so that a race shows as a different result.
+#include <cstddef>
 #include <functional>
 
 #include "runtime/device.hpp"
@@ -30,6 +31,9 @@ void report_emu_faults_fatally();
 /// Starts the OS threads that run blocks now (they start on first use otherwise); returns how
 /// many run blocks in all. A sandbox calls this before it forbids what starting threads needs.
 unsigned start_emu_threads();
+
+/// Bytes of stack each emulated CUDA thread (a fiber) gets: $HONE_EMU_STACK_KB KiB, else 256 KiB.
+std::size_t emu_fiber_stack_bytes();
 
 /// The CPU's model name, from /proc/cpuinfo.
 std::string cpu_model_name();

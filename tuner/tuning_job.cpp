@@ -115,6 +115,12 @@ class Job {
       say(fmt::format("[{}/{}] {}", i + 1, tasks.size(), tasks[i].label()));
       report.tasks.push_back(run_task(tasks[i]));
     }
+    // Lessons from the results while they are fresh; failing to distil costs lessons, not the job.
+    try {
+      say("lessons: " + db_->distill_lessons().summary());
+    } catch (const std::exception& e) {
+      say(std::string("lessons: not distilled: ") + e.what());
+    }
     return report;
   }
 

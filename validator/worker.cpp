@@ -70,7 +70,9 @@ void Worker::start() {
   // Kernels may printf: their output goes to our stderr, never into the protocol or our stdout.
   posix_spawn_file_actions_adddup2(&fa, 2, 1);
   const std::string exe = options_.executable.string();
-  std::vector<std::string> args = {exe, "--device", options_.device_kind, "--arch", options_.arch};
+  // The time limit lets the worker give the process running a kernel a CPU-time limit too.
+  std::vector<std::string> args = {exe, "--device", options_.device_kind, "--arch", options_.arch, "--timeout",
+                                   std::to_string(options_.timeout_s)};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

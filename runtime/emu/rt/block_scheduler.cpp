@@ -1,5 +1,7 @@
 #include "block_scheduler.hpp"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +24,12 @@ std::string hex_mask(unsigned mask) {
   std::snprintf(buf, sizeof buf, "0x%08x", mask);
   return buf;
 }
+// " (N MiB of address space)" when the process has such a limit (the worker's sandbox sets one).
+std::string address_space_limit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return "";
+  return " (" + std::to_string(r.rlim_cur >> 20) + " MiB of address space)";
+}
 std::string triple(unsigned x, unsigned y, unsigned z) {
   return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
 }
@@ -42,21 +50,43 @@ BlockScheduler::BlockScheduler() : lanes_(new Lane[kMaxThreads]), queue_(kMaxThr
 
 BlockScheduler::~BlockScheduler() = default;
 
+// Plain order: a FIFO ring, so warps advance in step. A seeded order instead runs warps in a
+// drawn order of priority, each as far as it can get (lanes in a drawn order too): the warp
+// drawn first races ahead of the others, which is what exposes a missing __syncthreads between
+// warps, and the lane order exposes races within a warp. The order is drawn again at every block
+// barrier, so each phase of the kernel gets its own.
 inline void BlockScheduler::push_ready(unsigned linear) {
-  queue_[(queue_head_ + queued_) % kMaxThreads] = linear;
+  if (order_state_) ready_lanes_[linear / 32] |= 1u << (linear % 32);
+  else queue_[(queue_head_ + queued_) % kMaxThreads] = linear;
   ++queued_;
 }
 
 inline unsigned BlockScheduler::pop_ready() {
-  if (order_state_ && queued_ > 1) {  // a seeded schedule: any ready thread may go next
-    order_state_ = mix64(order_state_);
-    const unsigned pick = (queue_head_ + static_cast<unsigned>(order_state_ % queued_)) % kMaxThreads;
-    std::swap(queue_[queue_head_], queue_[pick]);
+  --queued_;
+  if (order_state_) {
+    for (unsigned k = 0; k < warps_; ++k) {
+      const unsigned w = warp_order_[k];
+      unsigned lanes = ready_lanes_[w];
+      if (!lanes) continue;
+      for (unsigned skip = static_cast<unsigned>(next_random() % static_cast<unsigned>(__builtin_popcount(lanes))); skip;
+           --skip)
+        lanes &= lanes - 1;
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+      ready_lanes_[w] &= ~(1u << lane);
+      return w * 32 + lane;
+    }
   }
   const unsigned linear = queue_[queue_head_];
   queue_head_ = (queue_head_ + 1) % kMaxThreads;
-  --queued_;
   return linear;
+}
+
+std::uint64_t BlockScheduler::next_random() { return order_state_ = mix64(order_state_); }
+
+void BlockScheduler::draw_warp_order() {
+  if (!order_state_) return;
+  for (unsigned w = 0; w < warps_; ++w) warp_order_[w] = w;
+  for (unsigned w = warps_; w > 1; --w) std::swap(warp_order_[w - 1], warp_order_[next_random() % w]);
 }
 
 void BlockScheduler::prepare(const BlockTask& task) {
@@ -85,6 +115,9 @@ void BlockScheduler::prepare(const BlockTask& task) {
   std::fill(std::begin(warp_waiters_), std::end(warp_waiters_), 0u);
   queue_head_ = 0;
   queued_ = 0;
+  warps_ = (threads_ + 31) / 32;
+  std::fill(std::begin(ready_lanes_), std::end(ready_lanes_), 0u);
+  draw_warp_order();
   for (unsigned linear = 0; linear < threads_; ++linear) push_ready(linear);
   at_block_barrier_ = 0;
   block_count_ = 0;
@@ -139,7 +172,7 @@ boost::context::fiber BlockScheduler::thread_main(Lane& lane, boost::context::fi
     throw;  // the scheduler is tearing this fiber down; Boost.Context must see it
   } catch (const std::bad_alloc& e) {
     record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(lane.abi.linear) + " (" +
-                 e.what() + "): it allocates more than the process may use");
+                 e.what() + "): it allocates more than the process may use" + address_space_limit());
   } catch (const std::exception& e) {
     record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear) + ": " +
                  e.what());
@@ -164,6 +197,7 @@ int BlockScheduler::sync_block(int predicate) {
     const int count = block_count_;
     at_block_barrier_ = 0;
     block_count_ = 0;
+    draw_warp_order();
     for (unsigned linear = 0; linear < threads_; ++linear) {
       lanes_[linear].wait = Wait::ready;
       lanes_[linear].block_result = count;

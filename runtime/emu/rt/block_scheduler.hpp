@@ -83,6 +83,8 @@ class BlockScheduler {
   void prepare(const BlockTask& task);
   void push_ready(unsigned linear);
   unsigned pop_ready();
+  std::uint64_t next_random();
+  void draw_warp_order();
   void resume(Lane& lane);
   void poison_static_shared();
 
@@ -97,6 +99,9 @@ class BlockScheduler {
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
   std::uint64_t order_state_ = 0;  // the seeded stream of resume choices; 0: FIFO
+  unsigned warps_ = 0;
+  unsigned warp_order_[32];        // seeded: warps by priority
+  unsigned ready_lanes_[32];       // seeded: the ready lanes of each warp
   SharedArena smem_;
 
   BlockTask task_;

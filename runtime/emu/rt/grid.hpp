@@ -26,9 +26,11 @@ struct StaticSharedLayout {
 /// What a launch needs besides its shape.
 struct LaunchExtras {
   StaticSharedLayout static_shared;
-  /// 0: blocks in order, threads resumed first come, first served. Otherwise the order of blocks
-  /// and the order in which ready threads resume are shuffled, deterministically for the seed
-  /// (block order is the order blocks are handed out; blocks still run concurrently on the pool).
+  /// 0: blocks in order, threads resumed first come, first served (warps advance in step).
+  /// Otherwise blocks are handed out in a shuffled order, and in each block the warps run in a
+  /// drawn order of priority, the first as far ahead of the others as it can get, lanes in a drawn
+  /// order (see BlockScheduler::pop_ready); all of it fixed by the seed. Blocks still run
+  /// concurrently on the pool, so only the order within a block replays exactly.
   std::uint64_t schedule_seed = 0;
 };
 

@@ -24,3 +24,13 @@ extern "C" __global__ void with_barrier(float* out, const float* in) {
   __syncthreads();
   out[i] = slots[(t + 1) % blockDim.x];
 }
+
+// Every warp stages its share of a table in shared memory, then reads entries other warps
+// staged, with only a __syncwarp in between: right only if no warp runs ahead of the others.
+extern "C" __global__ void stage_without_barrier(float* out, const float* table) {
+  __shared__ float staged[256];
+  const int t = threadIdx.x;
+  staged[t] = table[t];
+  __syncwarp();
+  out[blockIdx.x * blockDim.x + t] = staged[(t + 96) % blockDim.x];
+}
