@@ -6,11 +6,13 @@
 namespace hone::sql {
 
 std::int64_t upsert_candidate(SqliteConnection& db, CandidateRecord& c) {
-  db.prepare(
-        "INSERT INTO candidates (key, op, origin, variant, params, entry, source, launch) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING")
-      .bind_all(c.key, c.op, c.origin, c.variant, json_to_text(c.params), c.entry, c.source, json_to_text(c.launch))
-      .run();
+  auto insert = db.prepare(
+      "INSERT INTO candidates (key, op, origin, variant, params, entry, source, launch, parent) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING");
+  insert.bind_all(c.key, c.op, c.origin, c.variant, json_to_text(c.params), c.entry, c.source, json_to_text(c.launch));
+  if (c.parent) insert.bind(9, c.parent);
+  else insert.bind(9, nullptr);  // NULL, not 0: the column references candidates(id)
+  insert.run();
   auto find = db.prepare("SELECT id FROM candidates WHERE key = ?");
   find.bind(1, c.key);
   if (!find.step()) throw DbError(db.name() + ": candidate '" + c.key + "' vanished after its insert");
@@ -20,7 +22,7 @@ std::int64_t upsert_candidate(SqliteConnection& db, CandidateRecord& c) {
 
 std::optional<CandidateRecord> candidate(SqliteConnection& db, std::int64_t id) {
   auto row = db.prepare(
-      "SELECT id, key, op, origin, variant, params, entry, source, launch FROM candidates WHERE id = ?");
+      "SELECT id, key, op, origin, variant, params, entry, source, launch, parent FROM candidates WHERE id = ?");
   row.bind(1, id);
   if (!row.step()) return std::nullopt;
   CandidateRecord c;
@@ -33,6 +35,7 @@ std::optional<CandidateRecord> candidate(SqliteConnection& db, std::int64_t id) 
   c.entry = row.column_text(6);
   c.source = row.column_text(7);
   c.launch = column_json(row, 8);
+  c.parent = row.column_is_null(9) ? 0 : row.column_int64(9);
   return c;
 }
 

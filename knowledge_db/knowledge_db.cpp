@@ -4,6 +4,9 @@
 
 #include "knowledge_db/candidates_table.hpp"
 #include "knowledge_db/compiles_table.hpp"
+#include "knowledge_db/json_column.hpp"
+#include "knowledge_db/lessons_table.hpp"
+#include "knowledge_db/local_embedding.hpp"
 #include "knowledge_db/results_table.hpp"
 #include "knowledge_db/schema.hpp"
 #include "knowledge_db/sqlite_connection.hpp"
@@ -46,6 +49,10 @@ KnowledgeDb::KnowledgeDb(const std::filesystem::path& file) : impl_(std::make_un
   SqliteConnection& db = impl_->db;
   // Check before anything that writes: a file that is not ours must be left as it was.
   check_hone_database(db, schema_version());
+  // Still before any write: a damaged file must not be written to (and, with WAL, checkpointed)
+  // before anyone has looked at it. quick_check reads every page but skips the index checks;
+  // `hone db check` does the full integrity_check.
+  check_not_corrupt(db);
   // WAL lets readers work while one process writes, so that several tuning jobs can share a file.
   db.use_wal();
   // NORMAL is durable enough with WAL (a power loss may drop the last commits, never corrupts)
@@ -111,6 +118,64 @@ std::optional<WinnerRecord> KnowledgeDb::winner(std::int64_t task_id, const std:
 
 std::vector<WinnerRecord> KnowledgeDb::winners() const {
   return impl_->read([&] { return sql::winners(impl_->db); });
+}
+
+void KnowledgeDb::put_op_spec(const std::string& hash, const std::string& op, const nlohmann::json& spec) {
+  impl_->write([&] {
+    impl_->db.prepare("INSERT INTO op_specs (hash, op, spec) VALUES (?, ?, ?) ON CONFLICT (hash) DO UPDATE SET spec = excluded.spec")
+        .bind_all(hash, op, json_to_text(spec))
+        .run();
+  });
+}
+
+std::optional<nlohmann::json> KnowledgeDb::op_spec(const std::string& hash) const {
+  return impl_->read([&]() -> std::optional<nlohmann::json> {
+    auto row = impl_->db.prepare("SELECT spec FROM op_specs WHERE hash = ?");
+    row.bind(1, hash);
+    if (!row.step()) return std::nullopt;
+    return row.column_is_null(0) ? nlohmann::json() : column_json(row, 0);
+  });
+}
+
+std::vector<std::string> KnowledgeDb::devices() const {
+  return impl_->read([&] {
+    auto row = impl_->db.prepare("SELECT name FROM devices ORDER BY name");
+    std::vector<std::string> out;
+    while (row.step()) out.push_back(row.column_text(0));
+    return out;
+  });
+}
+
+std::int64_t KnowledgeDb::add_lesson(LessonRecord& lesson, const std::vector<Embedding>& vectors) {
+  validate_lesson(lesson);  // before embedding: a refused lesson costs nothing
+  std::vector<Embedding> all = vectors;
+  all.push_back(local_embedding(lesson_text(lesson)));
+  return impl_->write([&] { return sql::add_lesson(impl_->db, lesson, all); });
+}
+
+std::optional<LessonRecord> KnowledgeDb::lesson(std::int64_t id) const {
+  return impl_->read([&] { return sql::lesson(impl_->db, id); });
+}
+
+std::vector<LessonRecord> KnowledgeDb::lessons(bool include_superseded) const {
+  return impl_->read([&] { return sql::lessons(impl_->db, include_superseded); });
+}
+
+void KnowledgeDb::put_lesson_vector(std::int64_t lesson_id, const Embedding& vector) {
+  impl_->write([&] { sql::put_lesson_vector(impl_->db, lesson_id, vector); });
+}
+
+std::vector<LessonRecord> KnowledgeDb::lessons_without_vector(const std::string& model) const {
+  return impl_->read([&] { return sql::lessons_without_vector(impl_->db, model); });
+}
+
+std::vector<LessonHit> KnowledgeDb::search_lessons(const LessonQuery& query, const std::optional<Embedding>& query_vector) const {
+  const Embedding v = query_vector ? *query_vector : local_embedding(query.text);
+  return impl_->read([&] { return sql::search_lessons(impl_->db, query, v); });
+}
+
+DistillReport KnowledgeDb::distill_lessons(const DistillOptions& options) {
+  return impl_->write([&] { return sql::distill_lessons(impl_->db, options); });
 }
 
 }  // namespace hone

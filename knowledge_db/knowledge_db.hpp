@@ -1,5 +1,5 @@
 #pragma once
-// hone's SQLite store: tasks, candidates, compiles, validation results and winners. One
+// hone's SQLite store: tasks, candidates, compiles, validation results, winners and lessons. One
 // connection per object; WAL mode and a busy timeout so that several processes may share a file;
 // every write is one transaction, so an interrupted job leaves only whole results behind.
 #include <cstdint>
@@ -11,6 +11,11 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "knowledge_db/distill.hpp"
+#include "knowledge_db/embedding.hpp"
+#include "knowledge_db/lesson.hpp"
+#include "knowledge_db/lesson_search.hpp"
 
 namespace hone {
 
@@ -44,6 +49,7 @@ struct CandidateRecord {
   std::string entry;
   std::string source;
   nlohmann::json launch;           // LaunchRule::to_json()
+  std::int64_t parent = 0;         // the candidate it was derived from (an edit of a winner), 0 when none
 };
 
 /// A compile of a candidate for an architecture, with the resource usage ptxas reported.
@@ -128,6 +134,28 @@ class KnowledgeDb {
   bool offer_winner(const WinnerRecord& winner);
   std::optional<WinnerRecord> winner(std::int64_t task_id, const std::string& device) const;
   std::vector<WinnerRecord> winners() const;
+
+  /// Stores the text of the op spec with that content hash (tasks name specs by hash).
+  void put_op_spec(const std::string& hash, const std::string& op, const nlohmann::json& spec);
+  /// The spec's text, null when only its hash is known; nullopt when the hash is unknown.
+  std::optional<nlohmann::json> op_spec(const std::string& hash) const;
+  /// Every device results were measured on, by name ("emu:...", "cuda:NVIDIA H200").
+  std::vector<std::string> devices() const;
+
+  /// Adds a lesson; throws InputError unless it names a situation and an action and has valid
+  /// tags. Its local embedding is stored always, and `vectors` (from an embeddings endpoint)
+  /// with it. Returns the id (also set in the record).
+  std::int64_t add_lesson(LessonRecord& lesson, const std::vector<Embedding>& vectors = {});
+  std::optional<LessonRecord> lesson(std::int64_t id) const;
+  /// Lessons by id; superseded ones only when asked.
+  std::vector<LessonRecord> lessons(bool include_superseded = false) const;
+  void put_lesson_vector(std::int64_t lesson_id, const Embedding& vector);
+  std::vector<LessonRecord> lessons_without_vector(const std::string& model) const;
+  /// Hybrid retrieval (lesson_search.hpp). Without a query vector, the query's local embedding
+  /// is used.
+  std::vector<LessonHit> search_lessons(const LessonQuery& query, const std::optional<Embedding>& query_vector = {}) const;
+  /// Mines the results for lessons, in one transaction (distill.hpp).
+  DistillReport distill_lessons(const DistillOptions& options = {});
 
  private:
   struct Impl;

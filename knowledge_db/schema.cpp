@@ -90,6 +90,90 @@ CREATE TABLE winners (
 );
 )sql";
 
+// Version 2: what lessons and shards need. Tables of version 1 are extended, never rebuilt, so a
+// version-1 file keeps every row. Triggers keep the new lookup tables (devices, op_specs) filled
+// by any writer, so code written for version 1 keeps working unchanged.
+// - devices: every device string results name; kind is the part before ':' ("emu", "cuda").
+// - op_specs: the op spec each task was tuned against, by content hash; spec is NULL until
+//   someone stores its text.
+// - candidates.parent: the candidate this one was derived from (an LLM's edit of a winner).
+// - lessons: situation + action, tags as a JSON array of paths, evidence (results), vectors per
+//   embedding model, and an FTS5 index kept in step by triggers. `key` names the claim a
+//   distilled lesson makes (op, variant, parameter, device), so distillation updates its own
+//   lessons instead of adding duplicates; at most one active lesson per key.
+const char* const kVersion2 = R"sql(
+CREATE TABLE devices (
+  name       TEXT PRIMARY KEY CHECK (name <> ''),
+  kind       TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+INSERT OR IGNORE INTO devices (name, kind)
+  SELECT DISTINCT device, CASE WHEN instr(device, ':') > 0 THEN substr(device, 1, instr(device, ':') - 1) ELSE device END
+  FROM results WHERE device <> '';
+CREATE TRIGGER results_add_device AFTER INSERT ON results BEGIN
+  INSERT OR IGNORE INTO devices (name, kind) VALUES (new.device,
+    CASE WHEN instr(new.device, ':') > 0 THEN substr(new.device, 1, instr(new.device, ':') - 1) ELSE new.device END);
+END;
+
+CREATE TABLE op_specs (
+  hash       TEXT PRIMARY KEY CHECK (hash <> ''),
+  op         TEXT NOT NULL,
+  spec       TEXT CHECK (spec IS NULL OR json_valid(spec)),
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+INSERT OR IGNORE INTO op_specs (hash, op) SELECT spec_hash, min(op) FROM tasks WHERE spec_hash <> '' GROUP BY spec_hash;
+CREATE TRIGGER tasks_add_op_spec AFTER INSERT ON tasks WHEN new.spec_hash <> '' BEGIN
+  INSERT OR IGNORE INTO op_specs (hash, op) VALUES (new.spec_hash, new.op);
+END;
+
+ALTER TABLE candidates ADD COLUMN parent INTEGER REFERENCES candidates(id);
+
+CREATE TABLE lessons (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  situation     TEXT NOT NULL CHECK (trim(situation) <> ''),
+  action        TEXT NOT NULL CHECK (trim(action) <> ''),
+  tags          TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(tags) AND json_type(tags) = 'array'),
+  confidence    REAL NOT NULL DEFAULT 0.5 CHECK (confidence >= 0 AND confidence <= 1),
+  status        TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'superseded')),
+  superseded_by INTEGER REFERENCES lessons(id),
+  origin        TEXT NOT NULL DEFAULT 'user',
+  key           TEXT CHECK (key IS NULL OR key <> ''),
+  claim         TEXT CHECK (claim IS NULL OR json_valid(claim)),
+  created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE UNIQUE INDEX lessons_one_active_per_key ON lessons (key) WHERE status = 'active' AND key IS NOT NULL;
+
+CREATE TABLE lesson_evidence (
+  lesson_id INTEGER NOT NULL REFERENCES lessons(id) ON DELETE CASCADE,
+  result_id INTEGER NOT NULL REFERENCES results(id),
+  PRIMARY KEY (lesson_id, result_id)
+) WITHOUT ROWID;
+
+CREATE TABLE lesson_vectors (
+  lesson_id INTEGER NOT NULL REFERENCES lessons(id) ON DELETE CASCADE,
+  model     TEXT NOT NULL CHECK (model <> ''),
+  dim       INTEGER NOT NULL CHECK (dim > 0),
+  vector    BLOB NOT NULL CHECK (length(vector) = 4 * dim),
+  PRIMARY KEY (lesson_id, model)
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE lessons_fts USING fts5(
+  situation, action, tags, content = 'lessons', content_rowid = 'id', tokenize = 'porter unicode61');
+CREATE TRIGGER lessons_fts_insert AFTER INSERT ON lessons BEGIN
+  INSERT INTO lessons_fts (rowid, situation, action, tags) VALUES (new.id, new.situation, new.action, new.tags);
+END;
+CREATE TRIGGER lessons_fts_delete AFTER DELETE ON lessons BEGIN
+  INSERT INTO lessons_fts (lessons_fts, rowid, situation, action, tags)
+    VALUES ('delete', old.id, old.situation, old.action, old.tags);
+END;
+CREATE TRIGGER lessons_fts_update AFTER UPDATE OF situation, action, tags ON lessons BEGIN
+  INSERT INTO lessons_fts (lessons_fts, rowid, situation, action, tags)
+    VALUES ('delete', old.id, old.situation, old.action, old.tags);
+  INSERT INTO lessons_fts (rowid, situation, action, tags) VALUES (new.id, new.situation, new.action, new.tags);
+END;
+)sql";
+
 std::string hex(std::int64_t value) {
   std::ostringstream out;
   out << "0x" << std::hex << value;
@@ -101,6 +185,7 @@ std::string hex(std::int64_t value) {
 const std::vector<std::string>& schema_migrations() {
   static const std::vector<std::string> steps = {
       std::string("PRAGMA application_id = ") + std::to_string(kHoneApplicationId) + ";\n" + kVersion1,
+      kVersion2,
   };
   return steps;
 }
@@ -139,6 +224,17 @@ void check_hone_database(SqliteConnection& db, int known_version) {
                   hex(application_id) + ")");
   }
   if (version > known_version) refuse_newer(db, version, known_version);
+}
+
+void check_not_corrupt(SqliteConnection& db) {
+  std::string verdict;
+  try {
+    auto row = db.prepare("PRAGMA quick_check(1)");
+    if (row.step()) verdict = row.column_text(0);
+  } catch (const DbError& e) {
+    verdict = e.what();  // so damaged that the check itself cannot run
+  }
+  if (verdict != "ok") throw DbError(db.name() + ": is a corrupt database (quick_check: " + verdict + ")");
 }
 
 void migrate(SqliteConnection& db, const std::vector<std::string>& steps) {

@@ -24,6 +24,10 @@ int latest_schema_version();
 /// written by a newer hone. Only reads the file.
 void check_hone_database(SqliteConnection& db, int known_version);
 
+/// Refuses, with a DbError naming the file, a database whose pages are damaged (PRAGMA
+/// quick_check): a torn copy, a truncated file, bytes overwritten. Only reads the file.
+void check_not_corrupt(SqliteConnection& db);
+
 /// Applies the steps the database lacks, each with its version bump in one transaction, so a
 /// failed step leaves the database at the previous version. Safe to race with another process
 /// migrating the same file.

@@ -7,10 +7,11 @@
 
 namespace hone {
 
-SqliteConnection::SqliteConnection(const std::filesystem::path& file, std::chrono::milliseconds busy_timeout)
+SqliteConnection::SqliteConnection(const std::filesystem::path& file, std::chrono::milliseconds busy_timeout,
+                                   bool read_only)
     : name_(file.string()), busy_timeout_(busy_timeout) {
-  int rc = sqlite3_open_v2(name_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                           nullptr);
+  const int mode = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int rc = sqlite3_open_v2(name_.c_str(), &db_, mode | SQLITE_OPEN_FULLMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close_v2(db_);

@@ -23,10 +23,11 @@ struct SqliteBlob {
 
 class SqliteConnection {
  public:
-  /// Opens (creating when absent) the file for reading and writing. SQLite reads nothing until
-  /// the first statement, so opening alone neither checks nor changes the file.
+  /// Opens (creating when absent) the file for reading and writing, or only for reading (the
+  /// file must exist; not even a WAL checkpoint will change it). SQLite reads nothing until the
+  /// first statement, so opening alone neither checks nor changes the file.
   explicit SqliteConnection(const std::filesystem::path& file,
-                            std::chrono::milliseconds busy_timeout = std::chrono::seconds(10));
+                            std::chrono::milliseconds busy_timeout = std::chrono::seconds(10), bool read_only = false);
   ~SqliteConnection();
   // Statements keep a reference to their connection.
   SqliteConnection(const SqliteConnection&) = delete;

@@ -1,0 +1,138 @@
+#include "knowledge_db/embeddings_client.hpp"
+
+#include <curl/curl.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+namespace hone {
+
+namespace {
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::string first_of(const std::string& flag, const char* variable) { return flag.empty() ? env(variable) : flag; }
+
+// Batches small enough for any server (OpenAI takes up to 2048 inputs).
+constexpr std::size_t kBatch = 128;
+
+std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+struct CurlFree {
+  void operator()(CURL* c) const { curl_easy_cleanup(c); }
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+};
+
+// The key must not reach a message, even if a server echoes the request back.
+std::string redact(std::string text, const std::string& key) {
+  if (key.empty()) return text;
+  for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at)) text.replace(at, key.size(), "***");
+  return text;
+}
+
+std::string snippet(const std::string& body) {
+  std::string s = body.substr(0, 200);
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return body.size() > 200 ? s + "..." : s;
+}
+
+std::vector<Embedding> fetch_batch(const EmbeddingEndpoint& e, const std::vector<std::string>& texts) {
+  const std::string url = e.url();
+  auto fail = [&](const std::string& problem) -> EmbeddingError {
+    return EmbeddingError(redact("embeddings endpoint " + url + ": " + problem, e.api_key));
+  };
+  std::unique_ptr<CURL, CurlFree> curl(curl_easy_init());
+  if (!curl) throw fail("cannot start libcurl");
+  const std::string body = nlohmann::json{{"model", e.model}, {"input", texts}}.dump();
+  std::unique_ptr<curl_slist, CurlFree> headers;
+  auto add_header = [&](const std::string& h) { headers.reset(curl_slist_append(headers.release(), h.c_str())); };
+  add_header("Content-Type: application/json");
+  if (!e.api_key.empty()) add_header("Authorization: Bearer " + e.api_key);
+  std::string response;
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &response);
+  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT, 10L);
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, e.timeout_s);
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);  // threads may embed; no SIGALRM for timeouts
+  CURLcode rc = curl_easy_perform(curl.get());
+  if (rc != CURLE_OK) throw fail(error[0] ? error : curl_easy_strerror(rc));
+  long status = 0;
+  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
+  if (status != 200) throw fail("HTTP " + std::to_string(status) + ": " + snippet(response));
+
+  nlohmann::json j = nlohmann::json::parse(response, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("data") || !j["data"].is_array())
+    throw fail("the answer is not an embeddings list: " + snippet(response));
+  if (j["data"].size() != texts.size())
+    throw fail("asked for " + std::to_string(texts.size()) + " embeddings, got " + std::to_string(j["data"].size()));
+  std::vector<Embedding> out(texts.size());
+  std::vector<bool> seen(texts.size(), false);
+  for (std::size_t i = 0; i < j["data"].size(); ++i) {
+    const auto& item = j["data"][i];
+    // "index" says which input a vector belongs to; servers need not answer in order.
+    std::size_t index = item.contains("index") && item["index"].is_number_unsigned() ? item["index"].get<std::size_t>() : i;
+    if (index >= texts.size() || seen[index]) throw fail("embedding " + std::to_string(i) + " has a bad index");
+    seen[index] = true;
+    const auto& values = item.contains("embedding") ? item["embedding"] : nlohmann::json();
+    if (!values.is_array() || values.empty()) throw fail("embedding " + std::to_string(i) + " is not a list of numbers");
+    Embedding& emb = out[index];
+    emb.model = e.model;
+    for (const auto& v : values) {
+      if (!v.is_number() || !std::isfinite(v.get<double>())) throw fail("embedding " + std::to_string(i) + " holds a non-number");
+      emb.values.push_back(v.get<float>());
+    }
+    if (emb.values.size() != out[0].values.size() && !out[0].values.empty())
+      throw fail("embeddings of different lengths in one answer");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string EmbeddingEndpoint::url() const {
+  std::string base = base_url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  auto scheme = base.find("://");
+  auto path = base.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  return base + (path == std::string::npos ? "/v1/embeddings" : "/embeddings");
+}
+
+EmbeddingEndpoint embedding_endpoint(const std::string& url_flag, const std::string& key_flag,
+                                     const std::string& model_flag) {
+  EmbeddingEndpoint e;
+  e.base_url = first_of(url_flag, "OPENAI_BASE_URL");
+  e.api_key = first_of(key_flag, "OPENAI_API_KEY");
+  if (auto m = first_of(model_flag, "HONE_EMBEDDING_MODEL"); !m.empty()) e.model = m;
+  return e;
+}
+
+std::vector<Embedding> fetch_embeddings(const EmbeddingEndpoint& e, const std::vector<std::string>& texts) {
+  std::vector<Embedding> out;
+  for (std::size_t start = 0; start < texts.size(); start += kBatch) {
+    std::vector<std::string> batch(texts.begin() + start, texts.begin() + std::min(texts.size(), start + kBatch));
+    for (auto& v : fetch_batch(e, batch)) {
+      if (!out.empty() && v.values.size() != out.front().values.size())
+        throw EmbeddingError("embeddings endpoint " + e.url() + ": embeddings of different lengths");
+      out.push_back(std::move(v));
+    }
+  }
+  return out;
+}
+
+}  // namespace hone

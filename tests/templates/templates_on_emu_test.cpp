@@ -1,0 +1,107 @@
+// Every op family on the emu device, through the real worker: its reference runs, and its variant
+// templates agree with it within the spec's tolerance, at a small shape of each family. Up to 12
+// configurations per family, spread evenly over each variant's space, every variant represented.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "core/paths.hpp"
+#include "runtime/emu_compiler.hpp"
+#include "tuner/template_proposer.hpp"
+#include "validator/worker.hpp"
+
+using namespace hone;
+
+namespace {
+
+// Small shapes inside every variant's constraints, with a few rows and heads left over.
+const std::map<std::string, Bindings> kShapes = {
+    {"rmsnorm", {{"tokens", 3}, {"hidden", 256}}},
+    {"silu_mul", {{"tokens", 3}, {"inter", 1024}}},
+    {"gemv", {{"M", 2}, {"N", 64}, {"K", 1024}}},
+    {"gdn_decode", {{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}},
+};
+constexpr std::size_t kPerFamily = 12;
+
+// An even spread of each variant's configurations, at most `limit` in all.
+std::vector<TemplatePoint> sample(const std::vector<TemplatePoint>& space, std::size_t limit) {
+  std::map<const Variant*, std::vector<TemplatePoint>> by_variant;
+  for (const auto& p : space) by_variant[p.variant].push_back(p);
+  const std::size_t quota = std::max<std::size_t>(1, limit / std::max<std::size_t>(1, by_variant.size()));
+  std::vector<TemplatePoint> out;
+  for (const auto& [variant, points] : by_variant) {
+    const std::size_t take = std::min(quota, points.size());
+    for (std::size_t i = 0; i < take; ++i) out.push_back(points[i * points.size() / take]);
+  }
+  return out;
+}
+
+// Builds every candidate for the emu device, on all cores.
+std::vector<EmuBuild> build_all(const std::vector<Candidate>& candidates, const OpSpec& op) {
+  std::vector<EmuBuild> builds(candidates.size());
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
+    threads.emplace_back([&] {
+      for (std::size_t i; (i = next++) < candidates.size();)
+        builds[i] = compile_for_emu({candidates[i].source, candidates[i].entry, kernel_param_types(op), 900});
+    });
+  for (auto& t : threads) t.join();
+  return builds;
+}
+
+KernelUnderTest under_test(const Candidate& c, const EmuBuild& b) {
+  KernelUnderTest k;
+  k.image.entry = c.entry;
+  k.image.emu_object = b.shared_object;
+  k.image.emu_invoke = b.invoke_symbol;
+  k.launch = c.launch;
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("templates: every family's reference and variants agree on the emu device, through the worker") {
+  const auto families = list_op_families(templates_root());
+  REQUIRE(families.size() >= 4);
+  Worker worker({"emu", "sm_90", 120, {}});
+  for (const auto& name : families) {
+    CAPTURE(name);
+    REQUIRE_MESSAGE(kShapes.count(name), "no small shape for family " << name << " in this test");
+    const OpSpec op = load_op(templates_root(), name);
+    const Bindings& shape = kShapes.at(name);
+    const auto space = template_space(op, shape);
+    const auto points = sample(space, kPerFamily);
+    std::set<std::string> variants_in_space, variants_run;
+    for (const auto& p : space) variants_in_space.insert(p.variant->name);
+    CHECK(variants_in_space.size() == op.variants.size());  // the shape leaves no variant out
+
+    std::vector<Candidate> candidates{reference_candidate(op)};
+    for (const auto& p : points) candidates.push_back(render_template(op, *p.variant, p.config, shape));
+    const std::vector<EmuBuild> builds = build_all(candidates, op);
+    for (std::size_t i = 0; i < builds.size(); ++i) REQUIRE_MESSAGE(builds[i].ok, candidates[i].label() << ":\n" << builds[i].log);
+
+    const KernelUnderTest reference = under_test(candidates[0], builds[0]);
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      CAPTURE(candidates[i].label());
+      EvaluationRequest r;
+      r.spec_dir = op.dir;
+      r.shape = shape;
+      r.reference = reference;
+      r.candidate = under_test(candidates[i], builds[i]);
+      r.seeds = {1, 2};
+      r.time = false;
+      const Verdict v = worker.evaluate(r);
+      CHECK_MESSAGE(v.pass, v.stage << ": " << v.reason);
+      if (i > 0) variants_run.insert(candidates[i].variant);
+    }
+    CHECK(variants_run == variants_in_space);
+    MESSAGE(name << ": the reference and " << points.size() << " of " << space.size()
+                 << " configurations agree with the reference on emu");
+  }
+  CHECK(worker.started() == 1);  // nothing ended a worker
+}
