@@ -16,6 +16,7 @@
 #include "core/sha256.hpp"
 #include "runtime/emu/compile/elf_initialisers.hpp"
 #include "runtime/emu/compile/emu_source.hpp"
+#include "runtime/emu/compile/precompiled_prelude.hpp"
 #include "runtime/emu/compile/run_process.hpp"
 #include "runtime/emu/rt/grid.hpp"
 
@@ -107,11 +108,24 @@ std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
           "-fno-math-errno",
           "-fstack-clash-protection",  // a large frame touches the fiber stack's guard page first
           "-fvisibility=hidden",   // only the trampoline is looked up
-          "-include",
-          (include_dir / "hone_emu" / "prelude.h").string(),
           "-I",
           include_dir.string(),
           "-D__CUDA_ARCH__=" + std::to_string(arch)};
+}
+
+// The header to force-include: the prelude, precompiled once per compiler, flags and headers
+// (and per process asked for once).
+fs::path prelude_header(const std::vector<std::string>& cxx, const std::vector<std::string>& flags,
+                        const fs::path& include_dir, const std::string& headers) {
+  std::string material = std::string(kEmuFormat) + '\0' + headers + '\0' + compiler_identity(cxx) + '\0';
+  for (const auto& w : cxx) material += w + '\0';
+  for (const auto& f : flags) material += f + '\0';
+  const fs::path dir = cache_root() / "emu" / ("prelude-" + sha256_hex(material).substr(0, 32));
+  static std::mutex mutex;
+  static std::map<fs::path, fs::path> known;
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(dir); it != known.end()) return it->second;
+  return known[dir] = emu::precompiled_prelude(cxx, flags, include_dir, dir, unique_suffix());
 }
 
 }  // namespace
@@ -135,14 +149,16 @@ EmuBuild compile_for_emu(const EmuCompileRequest& request) {
     }
     const fs::path runtime = runtime_library();
     const std::vector<std::string> cxx = compiler_command();
-    const std::vector<std::string> flags = compile_flags(include_dir, request.cuda_arch);
+    std::vector<std::string> flags = compile_flags(include_dir, request.cuda_arch);
+    const std::string headers = headers_digest(include_dir);
+    flags.insert(flags.end(), {"-include", prelude_header(cxx, flags, include_dir, headers).string()});
     build.invoke_symbol = symbol_for(request.entry);
     const std::string unit =
         emu::emu_translation_unit(request.source, request.entry, request.param_types, build.invoke_symbol);
 
     std::string key_material = std::string(kEmuFormat) + '\0' + unit + '\0' + request.entry + '\0';
     for (const auto& t : request.param_types) key_material += t + '\0';
-    key_material += std::to_string(request.cuda_arch) + '\0' + headers_digest(include_dir) + '\0' +
+    key_material += std::to_string(request.cuda_arch) + '\0' + headers + '\0' +
                     compiler_identity(cxx) + '\0' + runtime.string() + '\0';
     for (const auto& w : cxx) key_material += w + '\0';
     for (const auto& f : flags) key_material += f + '\0';

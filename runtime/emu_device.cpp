@@ -94,6 +94,8 @@ void report_emu_faults_fatally() {
 
 unsigned start_emu_threads() { return emu::start_block_threads(); }
 
+std::uint64_t emu_fiber_switches() { return emu::fiber_switch_count(); }
+
 std::size_t emu_fiber_stack_bytes() { return emu::StackPool::stack_bytes(); }
 
 }  // namespace hone

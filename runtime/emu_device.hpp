@@ -8,6 +8,7 @@
 // memory start every block poisoned with 0xff bytes (NaN as floats). set_schedule_seed shuffles
 // the order of blocks and threads, so that a race shows as a different result.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "runtime/device.hpp"
@@ -31,6 +32,9 @@ void report_emu_faults_fatally();
 /// Starts the OS threads that run blocks now (they start on first use otherwise); returns how
 /// many run blocks in all. A sandbox calls this before it forbids what starting threads needs.
 unsigned start_emu_threads();
+
+/// Fiber switches (resumptions of emulated CUDA threads) in this process so far, over all launches.
+std::uint64_t emu_fiber_switches();
 
 /// Bytes of stack each emulated CUDA thread (a fiber) gets: $HONE_EMU_STACK_KB KiB, else 256 KiB.
 std::size_t emu_fiber_stack_bytes();

@@ -195,3 +195,21 @@ TEST_CASE("emu load: a shared object with its own initialiser is refused before 
   CHECK_MESSAGE(why.find("ran()") != std::string::npos, why);
   CHECK_FALSE(fs::exists(marker));
 }
+
+TEST_CASE("emu compile: the prelude is precompiled once and reused by later compiles") {
+  namespace fs = std::filesystem;
+  const EmuBuild first = compile_for_emu({fresh_source(kAddOne), "add_one", {"float*", "int"}, 900});
+  REQUIRE_MESSAGE(first.ok, first.log);
+  std::vector<fs::path> pchs;
+  for (const auto& e : fs::directory_iterator(first.shared_object.parent_path()))
+    if (e.is_directory() && e.path().filename().string().rfind("prelude-", 0) == 0 &&
+        fs::exists(e.path() / "hone_emu_prelude.h.gch"))
+      pchs.push_back(e.path() / "hone_emu_prelude.h.gch");
+  REQUIRE_FALSE(pchs.empty());
+  std::vector<fs::file_time_type> stamps;
+  for (const auto& p : pchs) stamps.push_back(fs::last_write_time(p));
+  const EmuBuild second = compile_for_emu({fresh_source(kAddOne), "add_one", {"float*", "int"}, 900});
+  REQUIRE(second.ok);
+  CHECK_FALSE(second.cached);
+  for (std::size_t i = 0; i < pchs.size(); ++i) CHECK(fs::last_write_time(pchs[i]) == stamps[i]);
+}

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "emu_test_support.hpp"
+#include "runtime/emu_device.hpp"
 
 using namespace hone;
 using namespace hone::emu_test;
@@ -79,4 +80,15 @@ TEST_CASE("emu: 64 blocks of 256 threads with two barriers, and how long such a 
     const int b = i / threads, t = i % threads;
     CHECK(out[static_cast<std::size_t>(i)] == in[static_cast<std::size_t>(i)] + in[static_cast<std::size_t>(b * threads + (t + 1) % threads)]);
   }
+}
+
+TEST_CASE("emu: fiber switches are counted: one per thread to start, one more per barrier it waits at") {
+  const EmuModule m = build("block_reduce.cu", "rotate_pairs", {"float*", "const float*"});
+  std::vector<float> in(4 * 64, 1.0f), out(4 * 64, 0.0f);
+  float* o = out.data();
+  const float* x = in.data();
+  auto a = args(o, x);
+  const std::uint64_t before = emu_fiber_switches();
+  m.launch(dims({4, 1, 1}, {64, 1, 1}), a.data());
+  CHECK(emu_fiber_switches() - before == 4 * 64 * 3);  // two __syncthreads: three runs per thread
 }

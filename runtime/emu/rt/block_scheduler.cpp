@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,7 @@ namespace hone::emu {
 namespace {
 constexpr unsigned kMaxThreads = 1024;
 thread_local BlockScheduler* tl_running = nullptr;
+std::atomic<std::uint64_t> switches_total{0};  // added once per block, not per switch
 
 std::string hex_mask(unsigned mask) {
   char buf[16];
@@ -112,7 +114,8 @@ void BlockScheduler::prepare(const BlockTask& task) {
     lane.started = false;
   }
   std::fill(std::begin(active_queries_), std::end(active_queries_), 0u);
-  std::fill(std::begin(warp_waiters_), std::end(warp_waiters_), 0u);
+  std::fill(std::begin(at_warp_barrier_), std::end(at_warp_barrier_), 0u);
+  std::fill(std::begin(exited_lanes_), std::end(exited_lanes_), 0u);
   queue_head_ = 0;
   queued_ = 0;
   warps_ = (threads_ + 31) / 32;
@@ -126,6 +129,8 @@ void BlockScheduler::prepare(const BlockTask& task) {
   faulted_ = false;
   error_.clear();
 }
+
+std::uint64_t fiber_switch_count() { return switches_total.load(std::memory_order_relaxed); }
 
 void BlockScheduler::poison_static_shared() {
   const StaticSharedLayout& s = task_.static_shared;
@@ -144,6 +149,7 @@ void BlockScheduler::resume(Lane& lane) {
                                        });
   }
   set_running_stack_guard(lane.stack_guard, lane.stack_guard + StackPool::guard_bytes(), StackPool::stack_bytes());
+  ++switches_;
   lane.fiber = std::move(lane.fiber).resume();
 }
 
@@ -158,6 +164,8 @@ std::string BlockScheduler::run(const BlockTask& task) {
   }
   if (!faulted_ && exited_ != threads_) diagnose_deadlock();
   destroy_fibers();
+  switches_total.fetch_add(switches_, std::memory_order_relaxed);
+  switches_ = 0;
   current_ = nullptr;
   hone_emu_self = nullptr;
   tl_running = nullptr;
@@ -217,39 +225,42 @@ const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char*
   if (!((mask >> me.abi.lane) & 1u))
     fault(std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) + ": mask " + hex_mask(mask) +
           " does not include the calling lane " + std::to_string(me.abi.lane));
-  const unsigned members = mask & warp_lanes(base / 32);
-  for_each_lane(members, [&](unsigned l) {
-    if (lanes_[base + l].wait == Wait::exited)
-      fault("warp intrinsic " + std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) +
-            " names lane " + std::to_string(l) + " (" + thread_name(base + l) + ") in mask " + hex_mask(mask) +
-            ", but that thread has exited");
-  });
+  const unsigned warp = base / 32;
+  const unsigned members = mask & warp_lanes(warp);
+  if (const unsigned gone = members & exited_lanes_[warp]) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(gone));
+    fault("warp intrinsic " + std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) +
+          " names lane " + std::to_string(l) + " (" + thread_name(base + l) + ") in mask " + hex_mask(mask) +
+          ", but that thread has exited");
+  }
   me.wait = Wait::warp_barrier;
-  ++warp_waiters_[base / 32];
+  at_warp_barrier_[warp] |= 1u << me.abi.lane;
   me.mask = mask;
   me.op = op;
   me.value = value;
 
-  bool complete = true;
-  for_each_lane(members, [&](unsigned l) {
-    const Lane& other = lanes_[base + l];
-    if (other.wait != Wait::warp_barrier || other.mask != mask) complete = false;
-  });
+  // Per-warp bit masks keep an arrival O(1); the lanes themselves are looked at once, when the
+  // last member arrives (warp intrinsics are most of the switches of a typical kernel).
+  bool complete = (at_warp_barrier_[warp] & members) == members;
+  if (complete)
+    for_each_lane(members, [&](unsigned l) { complete = complete && lanes_[base + l].mask == mask; });
   if (complete) {
+    unsigned long long values[32];
     for_each_lane(members, [&](unsigned l) {
       const Lane& other = lanes_[base + l];
-      if (std::strcmp(other.op, op) != 0)
+      if (other.op != op && std::strcmp(other.op, op) != 0)
         fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
               wait_description(me) + " while " + thread_name(base + l) + " waits at " + wait_description(other));
+      values[l] = other.value;
     });
     for_each_lane(members, [&](unsigned l) {
       Lane& other = lanes_[base + l];
       other.group = members;
-      for_each_lane(members, [&](unsigned k) { other.gathered[k] = lanes_[base + k].value; });
+      std::memcpy(other.gathered, values, sizeof values);  // entries outside the group are never read
       other.wait = Wait::ready;
       push_ready(base + l);
     });
-    warp_waiters_[base / 32] -= static_cast<unsigned>(__builtin_popcount(members));
+    at_warp_barrier_[warp] &= ~members;
   } else {
     release_active_queries(base);
   }
@@ -303,6 +314,7 @@ std::string BlockScheduler::current_thread_name() const {
 
 void BlockScheduler::on_exit(Lane& lane) {
   lane.wait = Wait::exited;
+  exited_lanes_[lane.abi.linear / 32] |= 1u << lane.abi.lane;
   ++exited_;
   if (first_exited_ < 0) first_exited_ = static_cast<int>(lane.abi.linear);
   if (at_block_barrier_ > 0) {
@@ -315,7 +327,7 @@ void BlockScheduler::on_exit(Lane& lane) {
   }
   const unsigned base = lane.abi.linear / 32 * 32;
   release_active_queries(base);
-  if (warp_waiters_[base / 32] == 0) return;
+  if (at_warp_barrier_[base / 32] == 0) return;
   for_each_lane(warp_lanes(base / 32), [&](unsigned l) {
     const Lane& other = lanes_[base + l];
     if (other.wait == Wait::warp_barrier && ((other.mask >> lane.abi.lane) & 1u))

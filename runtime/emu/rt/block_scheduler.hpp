@@ -98,6 +98,7 @@ class BlockScheduler {
   std::vector<unsigned> queue_;  // ring of ready threads; each is queued at most once
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
+  std::uint64_t switches_ = 0;      // fiber resumptions in this block, for fiber_switch_count()
   std::uint64_t order_state_ = 0;  // the seeded stream of resume choices; 0: FIFO
   unsigned warps_ = 0;
   unsigned warp_order_[32];        // seeded: warps by priority
@@ -107,7 +108,8 @@ class BlockScheduler {
   BlockTask task_;
   unsigned threads_ = 0;
   unsigned active_queries_[32];  // per warp: lanes waiting in __activemask
-  unsigned warp_waiters_[32];    // per warp: lanes waiting at a warp barrier
+  unsigned at_warp_barrier_[32];  // per warp: lanes waiting at a warp barrier
+  unsigned exited_lanes_[32];     // per warp: lanes that have exited
   unsigned at_block_barrier_ = 0;
   int block_count_ = 0;
   unsigned exited_ = 0;

@@ -44,6 +44,9 @@ std::string check_grid_shape(const GridShape& shape);
 /// fiber outlives the call.
 std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape, const LaunchExtras& extras = {});
 
+/// Fiber switches (resumptions of an emulated thread) since the process started, over all blocks.
+std::uint64_t fiber_switch_count();
+
 /// The OS threads that run blocks, started now if they were not yet (a sandbox starts them
 /// before it forbids what starting them needs).
 unsigned start_block_threads();
