@@ -59,7 +59,12 @@ class Evaluation {
         hidden_stage();
         consistency_stage();
       }
-      if (req_.time) timing_stage(v);
+      if (req_.time_against_reference) {
+        reference_ = device_.load(req_.reference.image);
+        timing_against_reference_stage(v);
+      } else if (req_.time) {
+        timing_stage(v);
+      }
       if (req_.check && req_.time) after_timing_stage();
     } catch (const StageFailure& f) {
       Verdict failed = f.verdict;
@@ -70,7 +75,7 @@ class Evaluation {
     }
     v.pass = true;
     // A passing verdict names the stage that produced its figures: the timing, when there was one.
-    v.stage = req_.time ? "timing" : current_;
+    v.stage = req_.time || req_.time_against_reference ? "timing" : current_;
     return v;
   }
 
@@ -222,6 +227,17 @@ class Evaluation {
     if (device_.info().copy_bandwidth_gbs <= 0) v.detail["impossible_speed_check"] = "skipped: the device's bandwidth is unknown";
   }
 
+  void timing_against_reference_stage(Verdict& v) {
+    stage("timing");
+    const auto host = generate_inputs(op_, req_.shape, req_.seeds.empty() ? 1 : req_.seeds.front());
+    LaunchArgs cand_args(device_, op_, req_.shape, req_.scalars, host);
+    LaunchArgs ref_args(device_, op_, req_.shape, req_.scalars, host);
+    auto [cand, ref] = time_interleaved(device_, *candidate_, dims_at(req_.candidate, req_.shape), cand_args.argv(), *reference_,
+                                        dims_at(req_.reference, req_.shape), ref_args.argv(), req_.timing);
+    v.timing = cand;
+    v.detail["baseline"] = {{"median_ms", ref.median_ms}, {"min_ms", ref.min_ms}, {"spread", ref.spread}, {"runs", ref.runs}};
+  }
+
   void after_timing_stage() {
     stage("consistency");
     // A kernel that behaves differently once it has been called many times (counting its calls,
@@ -264,6 +280,7 @@ void to_json(nlohmann::json& j, const EvaluationRequest& r) {
        {"seeds", r.seeds},
        {"hidden_seed", r.hidden_seed},
        {"time", r.time},
+       {"time_against_reference", r.time_against_reference},
        {"timing",
         {{"warmup_runs", r.timing.warmup_runs},
          {"warmup_ms", r.timing.warmup_ms},
@@ -284,6 +301,7 @@ void from_json(const nlohmann::json& j, EvaluationRequest& r) {
   r.seeds = j.at("seeds").get<std::vector<std::uint64_t>>();
   r.hidden_seed = j.at("hidden_seed").get<std::uint64_t>();
   r.time = j.at("time").get<bool>();
+  r.time_against_reference = j.at("time_against_reference").get<bool>();
   const auto& t = j.at("timing");
   r.timing = {t.at("warmup_runs").get<int>(),  t.at("warmup_ms").get<double>(), t.at("repeats").get<int>(),
               t.at("max_total_ms").get<double>(), t.at("max_spread").get<double>(), t.at("remeasures").get<int>()};

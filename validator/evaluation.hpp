@@ -44,6 +44,10 @@ struct EvaluationRequest {
   std::vector<std::uint64_t> seeds;      // visible inputs
   std::uint64_t hidden_seed = 0;         // 0: drawn in the worker, at validation time
   bool time = true;
+  /// Time the candidate and the reference in turns, launch for launch, so both medians come from
+  /// the same conditions (the winner against the baseline); the reference's figures go to
+  /// detail.baseline.
+  bool time_against_reference = false;
   TimingOptions timing;
 };
 

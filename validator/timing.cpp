@@ -66,3 +66,26 @@ TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& 
 }
 
 }  // namespace hone
+
+namespace hone {
+
+std::pair<TimingStats, TimingStats> time_interleaved(Device& device, LoadedKernel& a, const LaunchDims& a_dims, void** a_args,
+                                                     LoadedKernel& b, const LaunchDims& b_dims, void** b_args,
+                                                     const TimingOptions& options) {
+  double warm = 0;
+  for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
+    warm += device.timed_launch(a, a_dims, a_args) + device.timed_launch(b, b_dims, b_args);
+    if (i > 1000) break;
+  }
+  std::vector<double> sa, sb;
+  double total = 0;
+  for (int i = 0; i < options.repeats; ++i) {
+    sa.push_back(device.timed_launch(a, a_dims, a_args));
+    sb.push_back(device.timed_launch(b, b_dims, b_args));
+    total += sa.back() + sb.back();
+    if (sa.size() >= 3 && total > options.max_total_ms) break;
+  }
+  return {summarize_samples(std::move(sa), device.info().timer), summarize_samples(std::move(sb), device.info().timer)};
+}
+
+}  // namespace hone

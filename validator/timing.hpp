@@ -9,6 +9,12 @@ namespace hone {
 TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args,
                         const TimingOptions& options);
 
+/// Times two kernels in turns (a, b, a, b, ...) after warming both up, so that drift in the
+/// machine's state (clocks, temperature, other load) affects both alike.
+std::pair<TimingStats, TimingStats> time_interleaved(Device& device, LoadedKernel& a, const LaunchDims& a_dims, void** a_args,
+                                                     LoadedKernel& b, const LaunchDims& b_dims, void** b_args,
+                                                     const TimingOptions& options);
+
 /// Median, minimum and relative spread of a set of samples.
 TimingStats summarize_samples(std::vector<double> samples_ms, const std::string& timer);
 
