@@ -194,6 +194,10 @@ TEST_CASE_FIXTURE(Sandbox, "sandbox: a kernel cannot create, read or remove a fi
   CHECK_FALSE(v.pass);
   CHECK(has(v.reason, "forbidden system call openat (opening a file) in block (0,0,0) thread (0,0,0)"));
   CHECK_FALSE(fs::exists(target));  // no file left behind
+  v = run(w, "file_access.cu", "rmsnorm_creates_file", /*row_blocks=*/true);  // blocks on every thread of the pool
+  CHECK_FALSE(v.pass);
+  CHECK(has(v.reason, "forbidden system call openat (opening a file) in block ("));
+  CHECK_FALSE(fs::exists(target));
 
   { std::ofstream(target) << "host data\n"; }
   v = run(w, "file_access.cu", "rmsnorm_reads_file");
