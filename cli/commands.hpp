@@ -13,6 +13,7 @@ void add_ops_command(CLI::App& app, Action& action);
 void add_compile_command(CLI::App& app, Action& action);
 void add_tune_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
+void add_replay_command(CLI::App& app, Action& action);
 void add_lessons_command(CLI::App& app, Action& action);
 void add_db_command(CLI::App& app, Action& action);
 

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   hone::cli::add_compile_command(app, action);
   hone::cli::add_tune_command(app, action);
   hone::cli::add_export_command(app, action);
+  hone::cli::add_replay_command(app, action);
   hone::cli::add_lessons_command(app, action);
   hone::cli::add_db_command(app, action);
 

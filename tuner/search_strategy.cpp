@@ -1,53 +1,36 @@
 #include "tuner/search_strategy.hpp"
 
-#include <numeric>
-
-#include "core/host_tensor.hpp"
 #include "core/input_error.hpp"
+#include "tuner/strategy_kinds.hpp"
 
 namespace hone {
 
-namespace {
+std::vector<std::string> strategy_names() { return {"auto", "exhaustive", "random", "annealing", "genetic", "model"}; }
 
-// Visits the points in a fixed order: all of them for exhaustive, a seeded permutation for random.
-class OrderedStrategy : public SearchStrategy {
- public:
-  OrderedStrategy(std::string name, std::vector<std::size_t> order) : name_(std::move(name)), order_(std::move(order)) {}
-  std::string name() const override { return name_; }
-  std::optional<std::size_t> next(const std::vector<Observation>&) override {
-    if (pos_ >= order_.size()) return std::nullopt;
-    return order_[pos_++];
-  }
+std::unique_ptr<SearchStrategy> make_strategy(const std::string& name, std::shared_ptr<const SearchSpace> space,
+                                              const SearchLimits& limits, std::uint64_t seed) {
+  if (!space) throw InputError("make_strategy: no space");
+  for (const auto& pt : space->points)
+    if (pt.size() != space->params.size()) throw InputError("make_strategy: a point has the wrong number of parameter values");
+  if (!space->features.empty() && space->features.size() != space->size())
+    throw InputError("make_strategy: static features must be given for every point or for none");
 
- private:
-  std::string name_;
-  std::vector<std::size_t> order_;
-  std::size_t pos_ = 0;
-};
-
-std::vector<std::size_t> identity(std::size_t n) {
-  std::vector<std::size_t> v(n);
-  std::iota(v.begin(), v.end(), 0);
-  return v;
-}
-
-std::vector<std::size_t> shuffled(std::size_t n, std::uint64_t seed) {
-  auto v = identity(n);
-  Rng rng(seed);
-  for (std::size_t i = n; i > 1; --i) std::swap(v[i - 1], v[rng.next() % i]);
-  return v;
-}
-
-}  // namespace
-
-std::vector<std::string> strategy_names() { return {"auto", "exhaustive", "random"}; }
-
-std::unique_ptr<SearchStrategy> make_strategy(const std::string& name, std::size_t space_size, std::size_t budget,
-                                              std::uint64_t seed) {
-  if (name == "exhaustive" || (name == "auto" && space_size <= budget))
-    return std::make_unique<OrderedStrategy>("exhaustive", identity(space_size));
-  if (name == "random" || name == "auto") return std::make_unique<OrderedStrategy>("random", shuffled(space_size, seed));
-  throw InputError("--strategy '" + name + "': expected auto, exhaustive or random");
+  std::unique_ptr<SearchStrategy> s;
+  // auto: trying everything is best when it fits; otherwise the learned model finds the optimum
+  // in the fewest evaluations on the recorded spaces (README, "Search strategies").
+  if (name == "exhaustive" || (name == "auto" && space->size() <= limits.evaluations))
+    s = exhaustive_strategy(space);
+  else if (name == "random")
+    s = random_strategy(space, seed);
+  else if (name == "annealing")
+    s = annealing_strategy(space, limits, seed);
+  else if (name == "genetic")
+    s = genetic_strategy(space, seed);
+  else if (name == "model" || name == "auto")
+    s = model_guided_strategy(space, limits, seed);
+  else
+    throw InputError("--strategy '" + name + "': expected one of auto, exhaustive, random, annealing, genetic, model");
+  return limited_strategy(std::move(s), limits);
 }
 
 }  // namespace hone

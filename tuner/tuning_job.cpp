@@ -15,6 +15,7 @@
 #include "runtime/device_select.hpp"
 #include "tuner/search_strategy.hpp"
 #include "tuner/template_proposer.hpp"
+#include "tuner/template_strategy_space.hpp"
 #include "validator/static_check.hpp"
 #include "validator/worker.hpp"
 
@@ -225,7 +226,7 @@ class Job {
 
     const auto space = template_space(op, t.shape);
     out.space = space.size();
-    auto strategy = make_strategy(opt_.strategy, space.size(), opt_.budget, opt_.seed);
+    auto strategy = make_strategy(opt_.strategy, template_strategy_space(space), SearchLimits::of(opt_.budget), opt_.seed);
     out.strategy = strategy->name();
     std::vector<Observation> history;
     std::optional<std::int64_t> best_result;

@@ -1,0 +1,131 @@
+// Model-guided search, after TVM's Ansor: a few random points first, then gradient-boosted trees
+// are fitted to what was measured (features -> log time; a failure counts as twice the worst time
+// seen) and the next points are the untried ones with the best predicted time, with shares of
+// random points and of model-ranked neighbours of the best point. The space is enumerable, so the
+// model ranks all of it rather than searching it.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "tuner/cost_model.hpp"
+#include "tuner/strategy_grid.hpp"
+#include "tuner/strategy_kinds.hpp"
+#include "tuner/strategy_proposals.hpp"
+
+namespace hone {
+
+namespace {
+
+// Shares of the proposals once the model leads, the rest being the best predicted point anywhere:
+// a random point (the model is wrong where it has seen nothing: kernel spaces have narrow optima
+// that a confident model can hide), and the best predicted untried neighbour of the best point
+// so far (the optimum is often one parameter step away from a good point). Chosen on the
+// recorded spaces: README, "Search strategies".
+constexpr double kExplore = 0.15, kLocal = 0.25;
+constexpr double kFailurePenalty = 0.7;   // a failure is taken as twice the worst time seen (log 2 ~ 0.7)
+
+CostModelOptions model_options(std::uint64_t seed) {
+  CostModelOptions o;
+  o.seed = seed;
+  return o;
+}
+
+class ModelGuidedStrategy : public SearchStrategy {
+ public:
+  ModelGuidedStrategy(SpaceRef space, std::size_t initial, std::uint64_t seed)
+      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed), rng_(seed ^ 0x6d0de1), initial_(initial),
+        model_(model_options(seed)) {
+    cols_ = space_->params.size() + space_->feature_names.size();
+    features_.reserve(space_->size() * cols_);
+    for (std::size_t i = 0; i < space_->size(); ++i) {
+      for (double v : space_->points[i]) features_.push_back(static_cast<float>(v));
+      if (!space_->features.empty())
+        for (double v : space_->features[i]) features_.push_back(static_cast<float>(v));
+    }
+    // Equal predictions (trees are piecewise constant) are broken by a seeded order, not by the
+    // space's order, which would favour one corner of it.
+    tiebreak_ = seeded_permutation(space_->size(), rng_);
+  }
+  std::string name() const override { return "model"; }
+
+  std::optional<std::size_t> next(const std::vector<Observation>& history) override {
+    for (; seen_ < history.size(); ++seen_) {
+      observed_.push_back(history[seen_]);
+      if (history[seen_].time_ms && (!best_ || *history[seen_].time_ms < best_ms_)) {
+        best_ = history[seen_].point;
+        best_ms_ = *history[seen_].time_ms;
+      }
+    }
+    if (proposals_.exhausted()) return std::nullopt;
+    // Random until the first points are in and one of them has a time to learn from.
+    if (proposals_.count() < initial_ || !best_) return proposals_.take(*proposals_.random_free());
+    // Refit once the data has grown by a tenth: the ranking changes little in between, and
+    // fitting is most of the strategy's own time.
+    if (observed_.size() >= fitted_at_ + std::max<std::size_t>(1, fitted_at_ / 10)) refit();
+    const double u = rng_.uniform();
+    if (u < kExplore) return proposals_.take(*proposals_.random_free());
+    if (u < kExplore + kLocal) {
+      std::optional<std::size_t> pick;
+      for (bool adjacent : {true, false}) {
+        for (auto n : grid_.neighbours(*best_, adjacent))
+          if (!proposals_.taken(n) && (!pick || predicted_[n] < predicted_[*pick])) pick = n;
+        if (pick) return proposals_.take(*pick);
+      }
+    }
+    while (cursor_ < ranked_.size())
+      if (auto p = ranked_[cursor_++]; !proposals_.taken(p)) return proposals_.take(p);
+    return proposals_.take(*proposals_.random_free());
+  }
+
+ private:
+  void refit() {
+    double worst = 0;
+    for (const auto& o : observed_)
+      if (o.time_ms) worst = std::max(worst, std::log(*o.time_ms));
+    std::vector<float> x, y;
+    for (const auto& o : observed_) {
+      x.insert(x.end(), features_.begin() + o.point * cols_, features_.begin() + (o.point + 1) * cols_);
+      y.push_back(static_cast<float>(o.time_ms ? std::log(*o.time_ms) : worst + kFailurePenalty));
+    }
+    model_.fit(FeatureRows(x, y.size(), cols_), y);
+    if (!all_) all_ = std::make_unique<FeatureRows>(features_, space_->size(), cols_);
+    predicted_ = model_.predict(*all_);
+    const auto& predicted = predicted_;
+    ranked_.clear();
+    for (std::size_t i = 0; i < space_->size(); ++i)
+      if (!proposals_.taken(i)) ranked_.push_back(i);
+    std::sort(ranked_.begin(), ranked_.end(), [&](std::size_t a, std::size_t b) {
+      return predicted[a] != predicted[b] ? predicted[a] < predicted[b] : tiebreak_[a] < tiebreak_[b];
+    });
+    cursor_ = 0;
+    fitted_at_ = observed_.size();
+  }
+
+  SpaceRef space_;
+  StrategyGrid grid_;
+  StrategyProposals proposals_;
+  std::vector<float> predicted_;
+  std::optional<std::size_t> best_;
+  double best_ms_ = 0;
+  Rng rng_;
+  std::size_t initial_;
+  CostModel model_;
+  std::size_t cols_ = 0;
+  std::vector<float> features_;  // row-major, one row per point
+  std::unique_ptr<FeatureRows> all_;
+  std::vector<std::size_t> tiebreak_;
+  std::size_t seen_ = 0, fitted_at_ = 0, cursor_ = 0;
+  std::vector<Observation> observed_;
+  std::vector<std::size_t> ranked_;  // untried points, best predicted first, as of the last fit
+};
+
+}  // namespace
+
+std::unique_ptr<SearchStrategy> model_guided_strategy(SpaceRef space, const SearchLimits& limits, std::uint64_t seed) {
+  // Enough random points for a first fit that is better than a guess, few enough to leave most of
+  // the budget to the model.
+  const std::size_t initial = std::clamp<std::size_t>(limits.evaluations / 10, 8, 30);
+  return std::make_unique<ModelGuidedStrategy>(std::move(space), initial, seed);
+}
+
+}  // namespace hone

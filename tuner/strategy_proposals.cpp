@@ -1,0 +1,33 @@
+#include "tuner/strategy_proposals.hpp"
+
+#include <numeric>
+
+namespace hone {
+
+std::vector<std::size_t> seeded_permutation(std::size_t n, Rng& rng) {
+  std::vector<std::size_t> v(n);
+  std::iota(v.begin(), v.end(), 0);
+  for (std::size_t i = n; i > 1; --i) std::swap(v[i - 1], v[rng.next() % i]);
+  return v;
+}
+
+StrategyProposals::StrategyProposals(std::size_t space_size, std::uint64_t seed) : taken_(space_size, false) {
+  Rng rng(seed);
+  order_ = seeded_permutation(space_size, rng);
+}
+
+std::size_t StrategyProposals::take(std::size_t point) {
+  if (!taken_[point]) {
+    taken_[point] = true;
+    ++count_;
+  }
+  return point;
+}
+
+std::optional<std::size_t> StrategyProposals::random_free() {
+  while (cursor_ < order_.size() && taken_[order_[cursor_]]) ++cursor_;
+  if (cursor_ == order_.size()) return std::nullopt;
+  return order_[cursor_];
+}
+
+}  // namespace hone
