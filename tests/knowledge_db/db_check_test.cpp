@@ -74,7 +74,7 @@ TEST_CASE("db check: dangling references, orphan rows and a stale lesson index a
   CHECK_MESSAGE(joined(r.problems).find(expected) != std::string::npos, joined(r.problems));
 }
 
-TEST_CASE("db check: a damaged file is a problem found; a foreign one is the wrong file") {
+TEST_CASE("db check: a damaged file is a problem found, a foreign one is the wrong file") {
   test::TempDir dir;
   auto file = dir / "hone.db";
   write_database(file);

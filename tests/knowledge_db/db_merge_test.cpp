@@ -120,7 +120,7 @@ TEST_CASE("merge: merging a shard again adds nothing, and a slower winner never 
     if (t.key == "shared") CHECK(all.winner(t.id, "emu:cpu")->time_ms == 0.5);
 }
 
-TEST_CASE("merge: a version-1 shard is merged without being changed; foreign files are refused first") {
+TEST_CASE("merge: a version-1 shard is merged without being changed, and foreign files are refused first") {
   test::TempDir dir;
   {
     SqliteConnection raw(dir / "old.db");

@@ -180,7 +180,7 @@ TEST_CASE("distill: too little support writes nothing") {
   CHECK(db.distill_lessons(lenient).written == 1);
 }
 
-TEST_CASE("distill: near-duplicate lessons merge into the more confident one; other architectures stay apart") {
+TEST_CASE("distill: near-duplicate lessons merge into the more confident one, other architectures stay apart") {
   test::TempDir dir;
   KnowledgeDb db(dir / "hone.db");
   auto make = [&](const std::string& situation, const std::string& action, const std::string& arch, double confidence) {
