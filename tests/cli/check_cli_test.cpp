@@ -31,7 +31,7 @@ TEST_CASE("hone check: the same kernel with its __syncthreads removed is rejecte
   CHECK(!v["reason"].get<std::string>().empty());
 }
 
-TEST_CASE("hone check: --device none runs the static checks only; bad input is exit 2") {
+TEST_CASE("hone check: --device none runs the static checks only, and bad input is exit 2") {
   auto r = check("rmsnorm_warp.cu", "--device none --json");
   REQUIRE_MESSAGE(r.code == 0, r.output);
   auto v = nlohmann::json::parse(r.output);

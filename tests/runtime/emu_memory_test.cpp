@@ -154,7 +154,7 @@ TEST_CASE("emu: atomics from many blocks running in parallel") {
   CHECK(usum == expect_sum);
 }
 
-TEST_CASE("emu: unsigned max, min, exchange and CAS; float exchange; atomicAdd on half, bf16 and their pairs") {
+TEST_CASE("emu: unsigned max, min, exchange and CAS, float exchange, atomicAdd on half, bf16 and their pairs") {
   const EmuModule m = build("atomics.cu", "hammer_more",
                             {"unsigned*", "float*", "__half2*", "__nv_bfloat162*", "__half*", "__nv_bfloat16*",
                              "const unsigned*", "int"});

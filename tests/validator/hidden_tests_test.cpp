@@ -27,7 +27,7 @@ TEST_CASE("hidden tests: sizes inside the bucket other than the visible one, the
   CHECK(tests.back().label.find(", case ") != std::string::npos);
 }
 
-TEST_CASE("hidden tests: a single-value bucket has only the adversarial cases; seeds differ") {
+TEST_CASE("hidden tests: a single-value bucket has only the adversarial cases, with their own seeds") {
   OpSpec op = load_op(templates_root(), "gemv");
   Rng rng(5);
   auto tests = hidden_tests(op, {{"M", 1}, {"N", 64}, {"K", 256}}, {{"M", {1, 1}}}, rng);
