@@ -150,6 +150,7 @@ def main():
     ap.add_argument("--seeds", type=int, default=50)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--runs", help="JSON-lines file of finished runs: read to resume, appended to")
+    ap.add_argument("--report-only", action="store_true", help="run nothing: score the runs already in --runs")
     ap.add_argument("--check-prefix", action="store_true",
                     help="also run every strategy at the smallest budget (seed 1) and check it is a prefix of the largest")
     a = ap.parse_args()
@@ -166,6 +167,8 @@ def main():
                 done[(r["space"], r["strategy"], r["seed"], r["max_fevals"])] = r
     tasks = [(n, s, seed, b) for n in _SPACES for s in strategies for seed in range(1, a.seeds + 1)
              for b in (budgets if s in PER_BUDGET else budgets[-1:]) if (n, s, seed, b) not in done]
+    if a.report_only:
+        tasks = []
     log = open(a.runs, "a") if a.runs else None
     with multiprocessing.Pool(a.jobs, initializer=_init, initargs=(a.cache, workdir)) as pool:
         for i, (name, strategy, seed, max_fevals, order, error) in enumerate(pool.imap_unordered(_task, tasks), 1):

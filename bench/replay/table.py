@@ -8,16 +8,19 @@ import sys
 
 
 def fmt(x):
-    return "-" if x is None else f"{x:.3f}"
+    return "-" if x is None else f"{x:.4f}"
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit("usage: table.py KT_JSON HONE_JSON...")
+    seeds = int(os.environ.get("SEEDS", "50"))  # a Kernel Tuner row with fewer seeds says so
     rows = {}  # (space, strategy) -> {budget: (median, p90)}
     budgets = set()
-    for r in json.load(open(sys.argv[1])):
-        rows.setdefault((r["space"], r["strategy"]), {})[r["budget"]] = (r["median_ratio"], r["p90_ratio"])
+    kt = json.load(open(sys.argv[1]))
+    for r in kt:
+        name = r["strategy"] + (f" [{r['seeds']} seeds]" if r.get("seeds") and r["seeds"] != seeds else "")
+        rows.setdefault((r["space"], name), {})[r["budget"]] = (r["median_ratio"], r["p90_ratio"])
         budgets.add(r["budget"])
     for path in sys.argv[2:]:
         space = os.path.basename(path).split(".")[0]
