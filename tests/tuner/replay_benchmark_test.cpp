@@ -35,7 +35,7 @@ TEST_CASE("replay: the median and the nearest-rank 90th percentile") {
   CHECK(std::isinf(median_of({1, INFINITY, INFINITY})));
 }
 
-TEST_CASE("replay: a search's score is the best valid time it found over the cache's optimum; failures count") {
+TEST_CASE("replay: a search's score is the best valid time it found over the cache's optimum, failures counted") {
   const auto& c = convolution();
   auto space = replay_search_space(c);
   REQUIRE(space->size() == c.entries.size());

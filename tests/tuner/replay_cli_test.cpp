@@ -42,7 +42,7 @@ TEST_CASE("hone replay --json: one object per strategy and budget with the media
   CHECK(j.size() == 10);
 }
 
-TEST_CASE("hone replay: a table by default; bad input exits 2 naming the problem") {
+TEST_CASE("hone replay: a table by default, and bad input exits 2 naming the problem") {
   auto r = run_hone("replay --cache " + convolution() + " --strategy random --budget 30 --seeds 2");
   REQUIRE_MESSAGE(r.code == 0, r.output);
   CHECK_MESSAGE(r.output.find("4362 configurations (4201 valid)") != std::string::npos, r.output);

@@ -93,7 +93,7 @@ TEST_CASE("strategy: none proposes a point twice, asked one at a time or in batc
     }
 }
 
-TEST_CASE("strategy: annealing, genetic and model find a clear optimum in a fifth of the space; random does not") {
+TEST_CASE("strategy: annealing, genetic and model find a clear optimum in a fifth of the space, random does not") {
   Bowl bowl;
   const std::size_t budget = bowl.space->size() / 5;
   auto found = [&](const std::string& name) {
