@@ -120,6 +120,11 @@ void merge_one(SqliteConnection& db, MergeReport& report) {
     if (sql::offer_winner(db, w)) ++report.winners;
   }
 
+  // Finished task runs: a merged database resumes like each shard would.
+  db.exec(
+      "INSERT OR IGNORE INTO task_runs (task_id, device, plan, summary, finished_at) "
+      "SELECT tm.dst, r.device, r.plan, r.summary, r.finished_at FROM src.task_runs r JOIN temp.task_map tm ON tm.src = r.task_id");
+
   // Lessons: one already present (same situation and action) is not added again. A distilled
   // lesson whose claim is already held by an active lesson here arrives superseded by it;
   // `hone lessons distill` then re-derives the claims from all the results.

@@ -11,6 +11,7 @@
 #include "knowledge_db/schema.hpp"
 #include "knowledge_db/sqlite_connection.hpp"
 #include "knowledge_db/tasks_table.hpp"
+#include "knowledge_db/task_runs_table.hpp"
 #include "knowledge_db/winners_table.hpp"
 
 namespace hone {
@@ -110,6 +111,22 @@ std::vector<ResultRecord> KnowledgeDb::results_for_task(std::int64_t task_id) co
 
 bool KnowledgeDb::offer_winner(const WinnerRecord& winner) {
   return impl_->write([&] { return sql::offer_winner(impl_->db, winner); });
+}
+
+bool KnowledgeDb::retime_winner(std::int64_t task_id, const std::string& device, std::int64_t candidate_id,
+                                std::int64_t result_id, double time_ms, double baseline_ms) {
+  return impl_->write(
+      [&] { return sql::retime_winner(impl_->db, task_id, device, candidate_id, result_id, time_ms, baseline_ms); });
+}
+
+void KnowledgeDb::mark_task_done(std::int64_t task_id, const std::string& device, const std::string& plan,
+                                 const nlohmann::json& summary) {
+  impl_->write([&] { sql::mark_task_done(impl_->db, task_id, device, plan, summary); });
+}
+
+std::optional<nlohmann::json> KnowledgeDb::task_done(std::int64_t task_id, const std::string& device,
+                                                     const std::string& plan) const {
+  return impl_->read([&] { return sql::task_done(impl_->db, task_id, device, plan); });
 }
 
 std::optional<WinnerRecord> KnowledgeDb::winner(std::int64_t task_id, const std::string& device) const {

@@ -132,6 +132,18 @@ class KnowledgeDb {
   /// it became the winner. A tie keeps the holder. Throws std::invalid_argument when time_ms is
   /// not a positive number (an untimed result cannot win).
   bool offer_winner(const WinnerRecord& winner);
+  /// Replaces the winner's times with a re-timing of the same candidate against the baseline in
+  /// one session (the figures a user compares); returns false when (task, device) has another
+  /// winner by now.
+  bool retime_winner(std::int64_t task_id, const std::string& device, std::int64_t candidate_id, std::int64_t result_id,
+                     double time_ms, double baseline_ms);
+
+  /// Records that a task finished on a device under a plan (a digest of what decides the search),
+  /// with a summary of how it went.
+  void mark_task_done(std::int64_t task_id, const std::string& device, const std::string& plan,
+                      const nlohmann::json& summary);
+  /// The summary recorded when the task finished under this plan, if it did.
+  std::optional<nlohmann::json> task_done(std::int64_t task_id, const std::string& device, const std::string& plan) const;
   std::optional<WinnerRecord> winner(std::int64_t task_id, const std::string& device) const;
   std::vector<WinnerRecord> winners() const;
 

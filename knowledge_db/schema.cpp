@@ -174,6 +174,19 @@ CREATE TRIGGER lessons_fts_update AFTER UPDATE OF situation, action, tags ON les
 END;
 )sql";
 
+// Version 3: what resuming a job needs. A task run is a task finished on a device under one plan
+// (strategy, budget, seed, proposers): rerunning the same plan skips it instead of redoing it.
+const char* const kVersion3 = R"sql(
+CREATE TABLE task_runs (
+  task_id     INTEGER NOT NULL REFERENCES tasks(id),
+  device      TEXT NOT NULL,
+  plan        TEXT NOT NULL CHECK (plan <> ''),
+  summary     TEXT NOT NULL,
+  finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  PRIMARY KEY (task_id, device, plan)
+) WITHOUT ROWID;
+)sql";
+
 std::string hex(std::int64_t value) {
   std::ostringstream out;
   out << "0x" << std::hex << value;
@@ -186,6 +199,7 @@ const std::vector<std::string>& schema_migrations() {
   static const std::vector<std::string> steps = {
       std::string("PRAGMA application_id = ") + std::to_string(kHoneApplicationId) + ";\n" + kVersion1,
       kVersion2,
+      kVersion3,
   };
   return steps;
 }

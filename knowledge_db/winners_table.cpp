@@ -26,6 +26,18 @@ WinnerRecord read_winner(const SqliteStatement& row) {
 
 }  // namespace
 
+bool retime_winner(SqliteConnection& db, std::int64_t task_id, const std::string& device, std::int64_t candidate_id,
+                   std::int64_t result_id, double time_ms, double baseline_ms) {
+  if (!(std::isfinite(time_ms) && time_ms > 0))
+    throw std::invalid_argument(db.name() + ": a winner needs a positive time, got " + std::to_string(time_ms) + " ms");
+  db.prepare(
+        "UPDATE winners SET result_id = ?, time_ms = ?, baseline_ms = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+        "WHERE task_id = ? AND device = ? AND candidate_id = ?")
+      .bind_all(result_id, time_ms, baseline_ms, task_id, device, candidate_id)
+      .run();
+  return db.changes() > 0;
+}
+
 bool offer_winner(SqliteConnection& db, const WinnerRecord& w) {
   // An untimed (0) or NaN time would win against nothing, or never lose: a programming error.
   if (!(std::isfinite(w.time_ms) && w.time_ms > 0)) {
