@@ -1,9 +1,11 @@
+#include <csignal>
 #include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/progress_view.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
 #include "tuner/search_strategy.hpp"
@@ -13,9 +15,21 @@ namespace hone::cli {
 
 namespace {
 
+std::atomic<bool> interrupt_requested{false};
+
+// The first Ctrl-C lets the candidate in flight finish and be stored, so a rerun continues where
+// the job stopped; the second one ends hone at once.
+extern "C" void on_interrupt(int) {
+  if (interrupt_requested.exchange(true)) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
+}
+
 struct TuneArgs {
   TuneOptions job;
-  std::string model, ops, db = "hone.db";
+  std::string model, ops, db = "hone.db", shard = "0/1", proposer = "template";
+  double time_budget = 0;
 };
 
 std::set<std::string> split_list(const std::string& s) {
@@ -27,25 +41,52 @@ std::set<std::string> split_list(const std::string& s) {
   return out;
 }
 
+std::string strategy_help() {
+  std::string names;
+  for (const auto& n : strategy_names()) names += (names.empty() ? "" : ", ") + n;
+  return "search strategy: " + names + " (auto: exhaustive when the space fits the budget, else model)";
+}
+
 int run_tune(TuneArgs a) {
   a.job.model_file = a.model;
   a.job.ops = split_list(a.ops);
   a.job.db_file = a.db;
+  a.job.shard = parse_shard(a.shard);
   if (a.job.budget == 0) throw InputError("--budget must be at least 1");
-  TuneReport report = run_tuning_job(a.job, [](const std::string& line) { std::cerr << line << "\n"; });
+  if (a.time_budget < 0) throw InputError("--time-budget must not be negative");
+  if (a.time_budget > 0) a.job.task_seconds = a.time_budget;
+  a.job.proposers.clear();
+  if (a.proposer == "both") a.job.proposers = {"template", "llm"};
+  else a.job.proposers = {a.proposer};
+  a.job.stop = &interrupt_requested;
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigaction(SIGINT, &sa, nullptr);
+
+  auto view = make_progress_view(stderr);
+  TuneReport report = run_tuning_job(a.job, *view);
+  view.reset();
 
   Table t({"task", "layers", "space", "tried", "passed", "winner", "time ms", "reference ms", "speedup"});
   for (const auto& o : report.tasks) {
     std::string layers = o.task.layers.empty() ? "" : o.task.layers.front();
     if (o.task.layers.size() > 1) layers += fmt::format(" +{}", o.task.layers.size() - 1);
-    t.add({o.task.label(), layers, std::to_string(o.space), std::to_string(o.tried), std::to_string(o.passed),
-           o.winner_label ? *o.winner_label : "none: " + o.error, o.winner_label ? fmt::format("{:.4f}", o.winner_ms) : "-",
-           o.baseline_ms > 0 ? fmt::format("{:.4f}", o.baseline_ms) : "-",
-           o.winner_label && o.winner_ms > 0 ? fmt::format("{:.2f}x", o.baseline_ms / o.winner_ms) : "-"});
+    std::string winner = o.winner_label ? *o.winner_label
+                         : o.static_only ? fmt::format("static checks only: {} passed", o.passed)
+                                         : "none: " + o.error;
+    if (o.from_earlier_run) winner += " (earlier run)";
+    t.add({o.task.label(), layers, std::to_string(o.space), std::to_string(o.tried), std::to_string(o.passed), winner,
+           o.winner_label ? fmt::format("{:.4f}", o.winner_ms) : "-", o.baseline_ms > 0 ? fmt::format("{:.4f}", o.baseline_ms) : "-",
+           o.winner_label && o.winner_ms > 0 && o.baseline_ms > 0 ? fmt::format("{:.2f}x", o.baseline_ms / o.winner_ms) : "-"});
   }
   std::cout << "\nWinners on " << report.device.id() << " for " << report.device.arch;
   if (report.device.timer == "cpu") std::cout << " (emu: times are CPU times of the emulated kernels, not GPU times)";
+  if (report.device.kind == "none") std::cout << " (device none: compiled and checked, nothing ran)";
   std::cout << ", database " << a.db << "\n\n" << t.str();
+  if (report.interrupted) {
+    std::cout << "\ninterrupted: the results so far are stored; run the same command again to continue\n";
+    return 130;
+  }
   return report.all_won() ? 0 : 1;
 }
 
@@ -56,13 +97,20 @@ void add_tune_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("tune", "Tune every kernel a model needs: search, validate, time, keep the winners");
   cmd->add_option("--model", a->model, "shapes file, e.g. shapes/qwen3-8b.json")->required();
   cmd->add_option("--ops", a->ops, "only these op families, comma-separated (default: all the model needs)");
-  cmd->add_option("--device", a->job.device, "auto, emu or cuda")->capture_default_str();
+  cmd->add_option("--device", a->job.device, "auto, emu, cuda or none (compile and static checks only)")->capture_default_str();
   cmd->add_option("--db", a->db, "SQLite database")->capture_default_str();
-  cmd->add_option("--budget", a->job.budget, "candidates evaluated per task, the reference not counted")->capture_default_str();
-  cmd->add_option("--strategy", a->job.strategy, "auto, exhaustive or random")->capture_default_str();
+  cmd->add_option("--budget", a->job.budget, "template candidates evaluated per task, the reference not counted")
+      ->capture_default_str();
+  cmd->add_option("--time-budget", a->time_budget, "seconds one task's search may take (0: no limit)")->capture_default_str();
+  cmd->add_option("--plateau", a->job.plateau, "stop a task's search after this many candidates without a better time (0: never)")
+      ->capture_default_str();
+  cmd->add_option("--strategy", a->job.strategy, strategy_help())->capture_default_str();
+  cmd->add_option("--proposer", a->proposer, "where candidates come from: template")->capture_default_str();
   cmd->add_option("--arch", a->job.arch, "architecture compiled and checked for")->capture_default_str();
   cmd->add_option("--seed", a->job.seed, "seed of the search (validation inputs are always fresh)")->capture_default_str();
   cmd->add_option("--jobs", a->job.compile_threads, "compile threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--shard", a->shard, "i/n: take every n-th task from the i-th (job arrays, indexed jobs)")
+      ->capture_default_str();
   cmd->add_option("--timeout", a->job.worker_timeout_s, "seconds one evaluation may take before its worker is killed")
       ->capture_default_str();
   cmd->callback([a, &action] { action = [a] { return run_tune(*a); }; });

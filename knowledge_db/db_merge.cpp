@@ -111,13 +111,17 @@ void merge_one(SqliteConnection& db, MergeReport& report) {
 
   // Winners: the faster of the two per (task, device), by the same rule as a tuning job's.
   auto winners = db.prepare(
-      "SELECT tm.dst, w.device, cm.dst, rm.dst, w.time_ms, w.baseline_ms FROM src.winners w "
+      "SELECT tm.dst, w.device, cm.dst, rm.dst, w.time_ms, w.baseline_ms, w.retimed_ms, w.retimed_baseline_ms FROM src.winners w "
       "JOIN temp.task_map tm ON tm.src = w.task_id JOIN temp.candidate_map cm ON cm.src = w.candidate_id "
       "JOIN temp.result_map rm ON rm.src = w.result_id");
   while (winners.step()) {
     WinnerRecord w{winners.column_int64(0), winners.column_text(1), winners.column_int64(2), winners.column_int64(3),
                    winners.column_real(4),  winners.column_real(5), ""};
-    if (sql::offer_winner(db, w)) ++report.winners;
+    if (sql::offer_winner(db, w)) {
+      ++report.winners;
+      if (!winners.column_is_null(6) && !winners.column_is_null(7))
+        sql::retime_winner(db, w.task_id, w.device, w.candidate_id, winners.column_real(6), winners.column_real(7));
+    }
   }
 
   // Finished task runs: a merged database resumes like each shard would.

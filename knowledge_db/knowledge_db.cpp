@@ -114,9 +114,8 @@ bool KnowledgeDb::offer_winner(const WinnerRecord& winner) {
 }
 
 bool KnowledgeDb::retime_winner(std::int64_t task_id, const std::string& device, std::int64_t candidate_id,
-                                std::int64_t result_id, double time_ms, double baseline_ms) {
-  return impl_->write(
-      [&] { return sql::retime_winner(impl_->db, task_id, device, candidate_id, result_id, time_ms, baseline_ms); });
+                                double time_ms, double baseline_ms) {
+  return impl_->write([&] { return sql::retime_winner(impl_->db, task_id, device, candidate_id, time_ms, baseline_ms); });
 }
 
 void KnowledgeDb::mark_task_done(std::int64_t task_id, const std::string& device, const std::string& plan,

@@ -96,6 +96,8 @@ struct WinnerRecord {
   double time_ms = 0;
   double baseline_ms = 0;          // the reference kernel's time in the same session
   std::string updated_at;
+  double retimed_ms = 0;           // the winner and the baseline timed in turns: 0 until re-timed
+  double retimed_baseline_ms = 0;
 };
 
 class KnowledgeDb {
@@ -132,11 +134,11 @@ class KnowledgeDb {
   /// it became the winner. A tie keeps the holder. Throws std::invalid_argument when time_ms is
   /// not a positive number (an untimed result cannot win).
   bool offer_winner(const WinnerRecord& winner);
-  /// Replaces the winner's times with a re-timing of the same candidate against the baseline in
-  /// one session (the figures a user compares); returns false when (task, device) has another
-  /// winner by now.
-  bool retime_winner(std::int64_t task_id, const std::string& device, std::int64_t candidate_id, std::int64_t result_id,
-                     double time_ms, double baseline_ms);
+  /// Records a re-timing of the winner against the baseline in turns, in one session (the figures
+  /// a user compares; the winner stays chosen by its evaluation's time). Returns false when
+  /// (task, device) has another winner by now.
+  bool retime_winner(std::int64_t task_id, const std::string& device, std::int64_t candidate_id, double time_ms,
+                     double baseline_ms);
 
   /// Records that a task finished on a device under a plan (a digest of what decides the search),
   /// with a summary of how it went.

@@ -174,8 +174,8 @@ CREATE TRIGGER lessons_fts_update AFTER UPDATE OF situation, action, tags ON les
 END;
 )sql";
 
-// Version 3: what resuming a job needs. A task run is a task finished on a device under one plan
-// (strategy, budget, seed, proposers): rerunning the same plan skips it instead of redoing it.
+// Version 3: what resuming a job needs, and honest speedups. A task run is a task finished on a
+// device under one plan (strategy, budget, seed, proposers): rerunning the same plan skips it.
 const char* const kVersion3 = R"sql(
 CREATE TABLE task_runs (
   task_id     INTEGER NOT NULL REFERENCES tasks(id),
@@ -185,6 +185,12 @@ CREATE TABLE task_runs (
   finished_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   PRIMARY KEY (task_id, device, plan)
 ) WITHOUT ROWID;
+
+-- The winner and the baseline timed in turns in one session: the figures a user compares. The
+-- winner is still chosen by time_ms, its evaluation's median, so every candidate competes on
+-- the same kind of measurement.
+ALTER TABLE winners ADD COLUMN retimed_ms REAL;
+ALTER TABLE winners ADD COLUMN retimed_baseline_ms REAL;
 )sql";
 
 std::string hex(std::int64_t value) {

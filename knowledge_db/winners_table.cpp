@@ -10,7 +10,8 @@ namespace hone::sql {
 namespace {
 
 constexpr const char* kSelect =
-    "SELECT task_id, device, candidate_id, result_id, time_ms, baseline_ms, updated_at FROM winners";
+    "SELECT task_id, device, candidate_id, result_id, time_ms, baseline_ms, updated_at, retimed_ms, retimed_baseline_ms "
+    "FROM winners";
 
 WinnerRecord read_winner(const SqliteStatement& row) {
   WinnerRecord w;
@@ -21,19 +22,20 @@ WinnerRecord read_winner(const SqliteStatement& row) {
   w.time_ms = row.column_real(4);
   w.baseline_ms = row.column_real(5);
   w.updated_at = row.column_text(6);
+  w.retimed_ms = row.column_is_null(7) ? 0 : row.column_real(7);
+  w.retimed_baseline_ms = row.column_is_null(8) ? 0 : row.column_real(8);
   return w;
 }
 
 }  // namespace
 
 bool retime_winner(SqliteConnection& db, std::int64_t task_id, const std::string& device, std::int64_t candidate_id,
-                   std::int64_t result_id, double time_ms, double baseline_ms) {
-  if (!(std::isfinite(time_ms) && time_ms > 0))
-    throw std::invalid_argument(db.name() + ": a winner needs a positive time, got " + std::to_string(time_ms) + " ms");
-  db.prepare(
-        "UPDATE winners SET result_id = ?, time_ms = ?, baseline_ms = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
-        "WHERE task_id = ? AND device = ? AND candidate_id = ?")
-      .bind_all(result_id, time_ms, baseline_ms, task_id, device, candidate_id)
+                   double time_ms, double baseline_ms) {
+  if (!(std::isfinite(time_ms) && time_ms > 0 && std::isfinite(baseline_ms) && baseline_ms > 0))
+    throw std::invalid_argument(db.name() + ": re-timed figures must be positive, got " + std::to_string(time_ms) + " and " +
+                                std::to_string(baseline_ms) + " ms");
+  db.prepare("UPDATE winners SET retimed_ms = ?, retimed_baseline_ms = ? WHERE task_id = ? AND device = ? AND candidate_id = ?")
+      .bind_all(time_ms, baseline_ms, task_id, device, candidate_id)
       .run();
   return db.changes() > 0;
 }

@@ -17,9 +17,9 @@ namespace hone::sql {
 /// Stores the winner when (task, device) has none or it is strictly faster; returns whether it did.
 bool offer_winner(SqliteConnection& db, const WinnerRecord& winner);
 std::optional<WinnerRecord> winner(SqliteConnection& db, std::int64_t task_id, const std::string& device);
-/// New times for the winner of (task, device) if it is still `candidate_id`; returns whether it was.
+/// The re-timed figures of the winner of (task, device) if it is still `candidate_id`; returns whether it was.
 bool retime_winner(SqliteConnection& db, std::int64_t task_id, const std::string& device, std::int64_t candidate_id,
-                   std::int64_t result_id, double time_ms, double baseline_ms);
+                   double time_ms, double baseline_ms);
 /// All winners by task, then device.
 std::vector<WinnerRecord> winners(SqliteConnection& db);
 

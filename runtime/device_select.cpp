@@ -4,6 +4,7 @@
 
 #include "core/input_error.hpp"
 #include "runtime/emu_device.hpp"
+#include "runtime/none_device.hpp"
 
 namespace hone {
 
@@ -18,17 +19,19 @@ bool cuda_driver_present() {
 // request for it is refused rather than served by something else.
 DeviceChoice choose_device(const std::string& requested) {
   if (requested == "emu") return {"emu", ""};
+  if (requested == "none") return {"none", ""};
   if (requested == "cuda")
     throw InputError(cuda_driver_present() ? "--device cuda: this hone has no cuda device yet; use --device emu"
                                            : "--device cuda: no CUDA driver on this machine (libcuda.so.1 not found); use --device emu");
   if (requested == "auto")
     return {"emu", cuda_driver_present() ? "a CUDA driver is present but this hone has no cuda device yet: running on emu (CPU)"
                                          : "no CUDA driver (libcuda.so.1 not found): running on emu (CPU)"};
-  throw InputError("--device '" + requested + "': expected auto, emu or cuda");
+  throw InputError("--device '" + requested + "': expected auto, emu, cuda or none");
 }
 
 std::unique_ptr<Device> open_device(const std::string& kind, const std::string& arch) {
   if (kind == "emu") return make_emu_device(arch);
+  if (kind == "none") return make_none_device(arch);
   throw InputError("device '" + kind + "' cannot be opened by this hone");
 }
 

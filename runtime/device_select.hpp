@@ -8,11 +8,11 @@
 namespace hone {
 
 struct DeviceChoice {
-  std::string kind;   // "emu" | "cuda"
+  std::string kind;   // "emu" | "cuda" | "none"
   std::string note;   // one line for the user when auto fell back, "" otherwise
 };
 
-/// Resolves "auto" | "emu" | "cuda". Throws InputError for an unknown name, and for "cuda" when
+/// Resolves "auto" | "emu" | "cuda" | "none". Throws InputError for an unknown name, and for "cuda" when
 /// it cannot be used here (the message says why in one line).
 DeviceChoice choose_device(const std::string& requested);
 

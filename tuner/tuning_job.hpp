@@ -1,17 +1,20 @@
 #pragma once
-// A tuning job: for every task of a model, the reference is timed as the baseline, candidates
-// from the template proposer are compiled in parallel ahead of the device, validated and timed
-// one at a time in the worker, and every result and winner goes to the database as it comes.
+// A tuning job: the tasks of a model (or this shard's share of them), each tuned on the device at
+// hand by its proposers, everything stored as it comes. A task finished under the same plan in an
+// earlier run is not redone, so an interrupted job continues where it stopped.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "runtime/device.hpp"
+#include "tuner/job_progress.hpp"
+#include "tuner/shard.hpp"
 #include "tuner/task.hpp"
+#include "tuner/task_tuner.hpp"
 
 namespace hone {
 
@@ -20,38 +23,35 @@ struct TuneOptions {
   std::set<std::string> ops;               // empty: every op of the model
   std::string device = "auto";
   std::filesystem::path db_file = "hone.db";
-  std::size_t budget = 20;                 // candidates per task, the reference not counted
+  std::size_t budget = 20;                 // template candidates per task, the reference not counted
   std::string strategy = "auto";
+  std::optional<double> task_seconds;      // a time budget per task's search
+  std::size_t plateau = 0;                 // stop a search after this many candidates without a better time
   std::string arch = "sm_90";
   std::uint64_t seed = 1;                  // the search's seed; validation inputs are always fresh
   unsigned compile_threads = 0;            // 0: hardware concurrency
   double worker_timeout_s = 300;
   int check_seeds = 2;                     // random input sets per reference check
-};
-
-struct TaskOutcome {
-  Task task;
-  std::size_t space = 0;                   // valid configurations at the task's shape
-  std::size_t tried = 0, passed = 0, reused = 0;
-  std::string strategy;
-  double baseline_ms = 0;
-  std::optional<std::string> winner_label;
-  double winner_ms = 0;
-  std::string error;                       // why the task has no winner, if it has none
+  Shard shard;
+  std::vector<std::string> proposers = {"template"};
+  const std::atomic<bool>* stop = nullptr; // the user interrupted: finish the current candidate, then stop
 };
 
 struct TuneReport {
   DeviceInfo device;
   std::string note;                        // how the device was chosen, for the user
+  std::size_t model_tasks = 0;             // before sharding
   std::vector<TaskOutcome> tasks;
+  bool interrupted = false;
+  /// Every task ended as it should: with a winner, or (device none) with candidates that pass the static checks.
   bool all_won() const;
 };
 
-/// Progress lines for the user (one per candidate and per task).
-using ProgressSink = std::function<void(const std::string& line)>;
-
 /// Runs the job. Throws InputError for bad input (model file, ops, device, strategy), DbError for
 /// a database that cannot be used; a bad kernel never throws, it is a failed result.
-TuneReport run_tuning_job(const TuneOptions& options, const ProgressSink& progress);
+TuneReport run_tuning_job(const TuneOptions& options, JobProgress& progress);
+
+/// What decides a task's search, as a digest: the same plan on the same task is the same work.
+std::string tuning_plan(const TuneOptions& options, const std::string& spec_hash);
 
 }  // namespace hone

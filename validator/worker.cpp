@@ -77,7 +77,14 @@ void Worker::start() {
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid;
-  int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  // Its own process group: a Ctrl-C at the terminal reaches hone, which lets the candidate in
+  // flight finish and be stored, and not the worker, which would die with it half-evaluated.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   ::close(to[0]);
   ::close(from[1]);

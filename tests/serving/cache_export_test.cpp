@@ -26,7 +26,8 @@ struct TunedDb {
     o.device = "emu";
     o.db_file = db_file;
     o.budget = 2;
-    REQUIRE(run_tuning_job(o, {}).all_won());
+    JobProgress quiet;
+    REQUIRE(run_tuning_job(o, quiet).all_won());
   }
   ~TunedDb() { std::filesystem::remove_all(dir); }
 };

@@ -2,48 +2,181 @@
 
 #include <unistd.h>
 
+#include "knowledge_db/db_merge.hpp"
 #include "knowledge_db/knowledge_db.hpp"
 #include "tuner/tuning_job.hpp"
 
 using namespace hone;
 
-TEST_CASE("tuning job: a small model ends with a validated winner per task, and a rerun resumes from the database") {
-  auto dir = std::filesystem::temp_directory_path() / ("hone-tune-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  TuneOptions o;
-  o.model_file = std::string(HONE_TEST_DATA_DIR) + "/shapes/tiny.json";
-  o.device = "emu";
-  o.db_file = dir / "tiny.db";
-  o.budget = 3;
-  o.worker_timeout_s = 120;
-  std::vector<std::string> lines;
-  TuneReport r = run_tuning_job(o, [&](const std::string& l) { lines.push_back(l); });
-  REQUIRE(r.tasks.size() == 2);
-  CHECK(r.device.kind == "emu");
-  CHECK(r.all_won());
-  for (const auto& t : r.tasks) {
+namespace {
+
+// Records what the job reports; stops it after `stop_after` candidates when asked to.
+struct Recorder : JobProgress {
+  std::vector<std::string> notes;
+  std::size_t started = 0, candidates = 0, reused = 0, finished = 0;
+  std::size_t stop_after = 0;
+  std::atomic<bool> stop{false};
+  void note(const std::string& line) override { notes.push_back(line); }
+  void task_started(std::size_t, std::size_t, const Task&, std::size_t) override { ++started; }
+  void candidate_done(const std::string&, const ResultRecord&, bool was_reused) override {
+    ++candidates;
+    reused += was_reused;
+    if (stop_after && candidates >= stop_after) stop = true;
+  }
+  void task_finished(const TaskOutcome&) override { ++finished; }
+};
+
+struct Scratch {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("hone-tune-" + std::to_string(::getpid()));
+  Scratch() {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  ~Scratch() { std::filesystem::remove_all(dir); }
+
+  TuneOptions options(const std::string& db, std::size_t budget) const {
+    TuneOptions o;
+    o.model_file = std::string(HONE_TEST_DATA_DIR) + "/shapes/tiny.json";
+    o.device = "emu";
+    o.db_file = dir / db;
+    o.budget = budget;
+    o.worker_timeout_s = 120;
+    return o;
+  }
+};
+
+// Task key -> the winning candidate's key: comparable across database files.
+std::map<std::string, std::string> winners_by_task(const std::filesystem::path& db_file) {
+  KnowledgeDb db(db_file);
+  std::map<std::string, std::string> out;
+  for (const auto& w : db.winners()) out[db.task(w.task_id)->key] = db.candidate(w.candidate_id)->key;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: a small model ends with a validated winner per task, re-timed against the reference") {
+  TuneOptions o = options("tiny.db", 3);
+  Recorder r;
+  TuneReport report = run_tuning_job(o, r);
+  REQUIRE(report.tasks.size() == 2);
+  CHECK(report.device.kind == "emu");
+  CHECK(report.all_won());
+  CHECK(r.started == 2);
+  CHECK(r.finished == 2);
+  CHECK(r.candidates == 6);
+  for (const auto& t : report.tasks) {
     CHECK(t.tried == 3);
     CHECK(t.passed >= 1);
     CHECK(t.baseline_ms > 0);
     CHECK(t.winner_ms > 0);
     CHECK(t.task.layers.size() == 2);
   }
+  KnowledgeDb db(o.db_file);
+  CHECK(db.winners().size() == 2);
+  for (const auto& w : db.winners()) {
+    auto results = db.results_for_task(w.task_id);
+    auto it = std::find_if(results.begin(), results.end(), [&](const ResultRecord& x) { return x.id == w.result_id; });
+    REQUIRE(it != results.end());
+    CHECK(it->verdict == "pass");
+    CHECK(it->timer == "cpu");
+    CHECK(it->stage == "timing");
+    // The figures shown to the user come from timing the winner in turns with the reference.
+    CHECK(w.retimed_ms > 0);
+    CHECK(w.retimed_baseline_ms > 0);
+    auto retimed = std::find_if(results.begin(), results.end(), [&](const ResultRecord& x) {
+      return x.candidate_id == w.candidate_id && x.detail.value("retimed_against_reference", false);
+    });
+    REQUIRE(retimed != results.end());
+    CHECK(retimed->time_ms == doctest::Approx(w.retimed_ms));
+    CHECK(retimed->detail["baseline"]["median_ms"].get<double>() == doctest::Approx(w.retimed_baseline_ms));
+  }
+}
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: a rerun of the same plan redoes nothing, a new plan reuses stored results") {
+  TuneOptions o = options("resume.db", 2);
+  Recorder first;
+  run_tuning_job(o, first);
+  const std::size_t results_before = [&] {
+    KnowledgeDb db(o.db_file);
+    std::size_t n = 0;
+    for (const auto& t : db.tasks()) n += db.results_for_task(t.id).size();
+    return n;
+  }();
+  Recorder again;
+  TuneReport r2 = run_tuning_job(o, again);
+  for (const auto& t : r2.tasks) {
+    CHECK(t.from_earlier_run);
+    CHECK(t.winner_label.has_value());
+  }
+  CHECK(again.candidates == 0);
   {
     KnowledgeDb db(o.db_file);
-    CHECK(db.winners().size() == 2);
-    for (const auto& w : db.winners()) {
-      // Every winner's result passed the reference check.
-      auto results = db.results_for_task(w.task_id);
-      auto it = std::find_if(results.begin(), results.end(), [&](const ResultRecord& x) { return x.id == w.result_id; });
-      REQUIRE(it != results.end());
-      CHECK(it->verdict == "pass");
-      CHECK(it->stage == "timing");
-      CHECK(it->timer == "cpu");
-      CHECK(w.baseline_ms > 0);
-    }
+    std::size_t n = 0;
+    for (const auto& t : db.tasks()) n += db.results_for_task(t.id).size();
+    CHECK(n == results_before);
   }
-  TuneReport again = run_tuning_job(o, {});
-  for (const auto& t : again.tasks) CHECK(t.reused == 3);
-  std::filesystem::remove_all(dir);
+  o.budget = 3;  // another plan: the two candidates of the first run are reused, one is new
+  Recorder bigger;
+  run_tuning_job(o, bigger);
+  CHECK(bigger.candidates == 6);
+  CHECK(bigger.reused == 4);
+}
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: interrupted after a candidate, the rerun continues without redoing it") {
+  TuneOptions o = options("interrupt.db", 3);
+  Recorder r;
+  r.stop_after = 2;
+  o.stop = &r.stop;
+  TuneReport first = run_tuning_job(o, r);
+  CHECK(first.interrupted);
+  CHECK_FALSE(first.all_won());
+  CHECK(r.candidates == 2);
+  o.stop = nullptr;
+  Recorder rest;
+  TuneReport second = run_tuning_job(o, rest);
+  CHECK(second.all_won());
+  CHECK(rest.reused == 2);
+  CHECK(rest.candidates == 6);
+}
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: two shards cover every task once and together give the winners of one run") {
+  // One candidate per task: which one the search picks is decided by the seed alone, so the
+  // winners must agree exactly (with more, emu timing noise could pick another among equals).
+  TuneOptions whole = options("whole.db", 1);
+  Recorder r;
+  run_tuning_job(whole, r);
+  std::map<std::string, std::string> sharded;
+  for (std::size_t i = 0; i < 2; ++i) {
+    TuneOptions part = options("shard" + std::to_string(i) + ".db", 1);
+    part.shard = {i, 2};
+    Recorder rs;
+    CHECK(run_tuning_job(part, rs).tasks.size() == 1);
+    auto w = winners_by_task(part.db_file);
+    CHECK(w.size() == 1);
+    sharded.insert(w.begin(), w.end());
+  }
+  CHECK(sharded == winners_by_task(whole.db_file));
+  merge_databases({dir / "shard0.db", dir / "shard1.db"}, dir / "merged.db");
+  CHECK(winners_by_task(dir / "merged.db") == winners_by_task(whole.db_file));
+  // The merged database resumes like the shards would: nothing left to do for that plan.
+  TuneOptions resumed = options("merged.db", 1);
+  Recorder rr;
+  for (const auto& t : run_tuning_job(resumed, rr).tasks) CHECK(t.from_earlier_run);
+}
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: device none compiles and checks, runs nothing and names no winner") {
+  TuneOptions o = options("none.db", 4);
+  o.device = "none";
+  Recorder r;
+  TuneReport report = run_tuning_job(o, r);
+  CHECK(report.device.kind == "none");
+  CHECK(report.all_won());
+  for (const auto& t : report.tasks) {
+    CHECK(t.static_only);
+    CHECK(t.passed == 4);
+    CHECK_FALSE(t.winner_label.has_value());
+  }
+  KnowledgeDb db(o.db_file);
+  CHECK(db.winners().empty());
 }

@@ -1,0 +1,36 @@
+#pragma once
+// Making a task's proposers by name: "template" (the template search); others as they are built.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/op_spec.hpp"
+#include "knowledge_db/knowledge_db.hpp"
+#include "runtime/device.hpp"
+#include "tuner/proposer.hpp"
+#include "tuner/task.hpp"
+#include "tuner/template_search.hpp"
+
+namespace hone {
+
+struct TuneOptions;
+
+struct ProposerSetup {
+  const OpSpec* op = nullptr;
+  const Task* task = nullptr;
+  const TuneOptions* options = nullptr;
+  KnowledgeDb* db = nullptr;
+  std::int64_t task_id = 0;
+  DeviceInfo device;
+};
+
+/// Throws InputError for a name that is not a proposer.
+std::unique_ptr<Proposer> make_proposer(const std::string& name, const ProposerSetup& setup);
+
+/// Throws InputError, before any work starts, for a name make_proposer would refuse.
+void check_proposer(const std::string& name);
+
+/// Throws InputError for a strategy name make_strategy would refuse.
+void make_strategy_check(const std::string& name);
+
+}  // namespace hone
