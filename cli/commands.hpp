@@ -16,5 +16,6 @@ void add_export_command(CLI::App& app, Action& action);
 void add_replay_command(CLI::App& app, Action& action);
 void add_lessons_command(CLI::App& app, Action& action);
 void add_db_command(CLI::App& app, Action& action);
+void add_check_command(CLI::App& app, Action& action);
 
 }  // namespace hone::cli

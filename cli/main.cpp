@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   hone::cli::add_replay_command(app, action);
   hone::cli::add_lessons_command(app, action);
   hone::cli::add_db_command(app, action);
+  hone::cli::add_check_command(app, action);
 
   try {
     app.parse(argc, argv);
