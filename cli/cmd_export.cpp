@@ -6,20 +6,30 @@
 #include "core/input_error.hpp"
 #include "knowledge_db/knowledge_db.hpp"
 #include "serving/cache_export.hpp"
+#include "serving/kernel_launcher_export.hpp"
+#include "serving/kernel_tuner_export.hpp"
 
 namespace hone::cli {
 
 namespace {
 
 struct ExportArgs {
-  std::string db = "hone.db", out;
+  std::string db = "hone.db", out, format = "hone";
 };
 
 int run_export(const ExportArgs& a) {
   if (!std::filesystem::exists(a.db)) throw InputError(a.db + ": no such database");
   KnowledgeDb db(a.db);
-  ExportSummary s = export_kernel_cache(db, a.out);
-  std::cout << fmt::format("wrote {} entries ({} files) to {}\n", s.entries, s.files, (std::filesystem::path(a.out) / "manifest.json").string());
+  if (a.format == "kernel-tuner") {
+    FormatExportSummary s = export_kernel_tuner(db, a.out);
+    std::cout << fmt::format("wrote {} results in {} Kernel Tuner T4 files to {}\n", s.records, s.files, a.out);
+  } else if (a.format == "kernel-launcher") {
+    FormatExportSummary s = export_kernel_launcher(db, a.out);
+    std::cout << fmt::format("wrote {} records in {} kernel_launcher wisdom files to {}\n", s.records, s.files, a.out);
+  } else {
+    ExportSummary s = export_kernel_cache(db, a.out);
+    std::cout << fmt::format("wrote {} entries ({} files) to {}\n", s.entries, s.files, (std::filesystem::path(a.out) / "manifest.json").string());
+  }
   return 0;
 }
 
@@ -27,9 +37,14 @@ int run_export(const ExportArgs& a) {
 
 void add_export_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<ExportArgs>();
-  auto* cmd = app.add_subcommand("export", "Write the winners as a kernel cache directory for serving engines");
+  auto* cmd = app.add_subcommand("export", "Write the winners as a kernel cache directory for serving engines, or the results "
+                                           "for Kernel Tuner or kernel_launcher");
   cmd->add_option("--db", a->db, "SQLite database")->capture_default_str();
-  cmd->add_option("--out", a->out, "cache directory to write")->required();
+  cmd->add_option("--out", a->out, "directory to write")->required();
+  cmd->add_option("--format", a->format,
+                  "hone (the kernel cache, serving/FORMAT.md), kernel-tuner (T4 results) or kernel-launcher (wisdom files)")
+      ->check(CLI::IsMember({"hone", "kernel-tuner", "kernel-launcher"}))
+      ->capture_default_str();
   cmd->callback([a, &action] { action = [a] { return run_export(*a); }; });
 }
 

@@ -17,5 +17,7 @@ void add_replay_command(CLI::App& app, Action& action);
 void add_lessons_command(CLI::App& app, Action& action);
 void add_db_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
+void add_gate_command(CLI::App& app, Action& action);
+void add_report_command(CLI::App& app, Action& action);
 
 }  // namespace hone::cli

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   hone::cli::add_lessons_command(app, action);
   hone::cli::add_db_command(app, action);
   hone::cli::add_check_command(app, action);
+  hone::cli::add_gate_command(app, action);
+  hone::cli::add_report_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include "knowledge_db/compiles_table.hpp"
 #include "knowledge_db/json_column.hpp"
 #include "knowledge_db/lessons_table.hpp"
+#include "knowledge_db/llm_attempts_table.hpp"
 #include "knowledge_db/local_embedding.hpp"
 #include "knowledge_db/results_table.hpp"
 #include "knowledge_db/schema.hpp"
@@ -192,6 +193,18 @@ std::vector<LessonHit> KnowledgeDb::search_lessons(const LessonQuery& query, con
 
 DistillReport KnowledgeDb::distill_lessons(const DistillOptions& options) {
   return impl_->write([&] { return sql::distill_lessons(impl_->db, options); });
+}
+
+std::int64_t KnowledgeDb::add_llm_attempt(LlmAttemptRecord& attempt) {
+  return impl_->write([&] { return sql::add_llm_attempt(impl_->db, attempt); });
+}
+
+std::vector<LlmAttemptRecord> KnowledgeDb::llm_attempts(std::int64_t task_id) const {
+  return impl_->read([&] { return sql::llm_attempts(impl_->db, task_id); });
+}
+
+std::optional<LlmAttemptRecord> KnowledgeDb::llm_attempt_for_candidate(std::int64_t candidate_id) const {
+  return impl_->read([&] { return sql::llm_attempt_for_candidate(impl_->db, candidate_id); });
 }
 
 }  // namespace hone

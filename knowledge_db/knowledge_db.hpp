@@ -100,6 +100,29 @@ struct WinnerRecord {
   double retimed_baseline_ms = 0;
 };
 
+/// One request of the LLM proposer and what came of it: the exact prompt, the reply, the token
+/// usage, and the candidates the reply became. Never the API key.
+struct LlmAttemptRecord {
+  std::int64_t id = 0;
+  std::int64_t task_id = 0;
+  int attempt = 0;                 // from 1, within one task's run
+  std::string model;
+  std::int64_t parent_id = 0;      // the best correct candidate the prompt showed, 0 when none
+  nlohmann::json prompt;           // [{"role": ..., "content": ...}, ...] exactly as sent
+  std::string reply;               // the reply's text as received ("" when the request failed)
+  std::string finish_reason;       // "stop", "length", ...
+  std::string outcome;             // "candidates" | "unusable" | "request_failed"
+  std::string reason;              // why it gave no candidate, "" when it did
+  std::vector<std::int64_t> lessons_used;
+  std::int64_t lesson_id = 0;      // the lesson its proposal became, 0 when none
+  std::string lesson_note;         // why a proposed lesson was not kept, "" otherwise
+  int requests = 0;                // HTTP requests, retries included
+  std::int64_t prompt_tokens = 0, completion_tokens = 0;
+  double latency_ms = 0;
+  std::vector<std::int64_t> candidate_ids;
+  std::string created_at;          // set by the database
+};
+
 class KnowledgeDb {
  public:
   /// Opens (creating and migrating as needed) the database at `file`. Throws DbError when the
@@ -170,6 +193,13 @@ class KnowledgeDb {
   std::vector<LessonHit> search_lessons(const LessonQuery& query, const std::optional<Embedding>& query_vector = {}) const;
   /// Mines the results for lessons, in one transaction (distill.hpp).
   DistillReport distill_lessons(const DistillOptions& options = {});
+
+  /// Stores an LLM attempt with its candidate links; returns the id (also set in the record).
+  std::int64_t add_llm_attempt(LlmAttemptRecord& attempt);
+  /// A task's LLM attempts, oldest first.
+  std::vector<LlmAttemptRecord> llm_attempts(std::int64_t task_id) const;
+  /// The attempt whose reply became this candidate, if one did.
+  std::optional<LlmAttemptRecord> llm_attempt_for_candidate(std::int64_t candidate_id) const;
 
  private:
   struct Impl;

@@ -193,6 +193,41 @@ ALTER TABLE winners ADD COLUMN retimed_ms REAL;
 ALTER TABLE winners ADD COLUMN retimed_baseline_ms REAL;
 )sql";
 
+// Version 4: what the LLM proposer asked and was told. One row per request (an attempt): the
+// exact prompt (the messages as JSON), the reply as received, token usage, the lessons the prompt
+// used, and what came of it; the candidates a reply became are linked (a reply with a parameter
+// space becomes several). The API key is never among them: it lives only in the environment.
+const char* const kVersion4 = R"sql(
+CREATE TABLE llm_attempts (
+  id                INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id           INTEGER NOT NULL REFERENCES tasks(id),
+  attempt           INTEGER NOT NULL CHECK (attempt > 0),
+  model             TEXT NOT NULL,
+  parent_id         INTEGER REFERENCES candidates(id),
+  prompt            TEXT NOT NULL CHECK (json_valid(prompt)),
+  reply             TEXT NOT NULL,
+  finish_reason     TEXT NOT NULL,
+  outcome           TEXT NOT NULL CHECK (outcome IN ('candidates', 'unusable', 'request_failed')),
+  reason            TEXT NOT NULL,
+  lessons_used      TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(lessons_used)),
+  lesson_id         INTEGER REFERENCES lessons(id),
+  lesson_note       TEXT NOT NULL DEFAULT '',
+  requests          INTEGER NOT NULL DEFAULT 0,
+  prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0,
+  latency_ms        REAL,
+  created_at        TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE INDEX llm_attempts_by_task ON llm_attempts (task_id);
+
+CREATE TABLE llm_attempt_candidates (
+  attempt_id   INTEGER NOT NULL REFERENCES llm_attempts(id) ON DELETE CASCADE,
+  candidate_id INTEGER NOT NULL REFERENCES candidates(id),
+  PRIMARY KEY (attempt_id, candidate_id)
+) WITHOUT ROWID;
+CREATE INDEX llm_attempt_candidates_by_candidate ON llm_attempt_candidates (candidate_id);
+)sql";
+
 std::string hex(std::int64_t value) {
   std::ostringstream out;
   out << "0x" << std::hex << value;
@@ -206,6 +241,7 @@ const std::vector<std::string>& schema_migrations() {
       std::string("PRAGMA application_id = ") + std::to_string(kHoneApplicationId) + ";\n" + kVersion1,
       kVersion2,
       kVersion3,
+      kVersion4,
   };
   return steps;
 }

@@ -1,10 +1,7 @@
 #include "serving/cache_export.hpp"
 
-#include <unistd.h>
-
-#include <chrono>
-#include <fstream>
 #include <ctime>
+#include <map>
 #include <set>
 
 #include "core/input_error.hpp"
@@ -13,6 +10,7 @@
 #include "core/paths.hpp"
 #include "core/sha256.hpp"
 #include "runtime/nvrtc_compiler.hpp"
+#include "serving/staged_directory.hpp"
 
 namespace hone {
 
@@ -60,98 +58,84 @@ json argument_layout(const std::string& op) {
   return args;
 }
 
-void write_file(const std::filesystem::path& p, const std::string& content) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << content;
-  if (!out) throw input_error(p.string(), "cannot be written");
-}
-
 }  // namespace
 
 ExportSummary export_kernel_cache(const KnowledgeDb& db, const std::filesystem::path& out_dir) {
   const auto winners = db.winners();
   if (winners.empty()) throw input_error(db.file().string(), "holds no winners to export (run hone tune first)");
-  if (std::filesystem::exists(out_dir) && !std::filesystem::is_empty(out_dir) && !is_kernel_cache(out_dir))
-    throw input_error(out_dir.string(), "exists and is not a hone kernel cache; refusing to replace it");
-
-  const std::filesystem::path parent = std::filesystem::absolute(out_dir).parent_path();
-  std::filesystem::create_directories(parent);
-  const std::filesystem::path staging = parent / (out_dir.filename().string() + ".partial-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(staging);
-  std::filesystem::create_directories(staging / "kernels");
+  StagedDirectory out(out_dir, is_kernel_cache, "exists and is not a hone kernel cache; refusing to replace it");
 
   ExportSummary summary;
   json entries = json::array();
   std::set<std::string> written;
-  try {
-    for (const auto& w : winners) {
-      auto task = db.task(w.task_id);
-      auto cand = db.candidate(w.candidate_id);
-      if (!task || !cand) throw input_error(db.file().string(), "a winner refers to a missing task or candidate");
-      auto compile = db.compile(w.candidate_id, task->arch);
-      const std::string stem = cand->key.substr(0, 16);
+  std::map<std::string, json> devices;  // by device id and arch: the manifest's summary of where entries were measured
+  for (const auto& w : winners) {
+    auto task = db.task(w.task_id);
+    auto cand = db.candidate(w.candidate_id);
+    if (!task || !cand) throw input_error(db.file().string(), "a winner refers to a missing task or candidate");
+    auto compile = db.compile(w.candidate_id, task->arch);
+    const std::string stem = cand->key.substr(0, 16);
 
-      json files, hashes;
-      auto put = [&](const std::string& kind, const std::string& name, const std::string& content) {
-        files[kind] = "kernels/" + name;
-        hashes[kind] = sha256_hex(content);
-        if (written.insert(name).second) {
-          write_file(staging / "kernels" / name, content);
-          ++summary.files;
-        }
-      };
-      put("source", stem + ".cu", cand->source);
-      if (compile && compile->ok) {
-        if (!compile->ptx.empty()) put("ptx", stem + "." + task->arch + ".ptx", compile->ptx);
-        if (!compile->cubin.empty()) put("cubin", stem + "." + task->arch + ".cubin", compile->cubin);
+    json files, hashes;
+    auto put = [&](const std::string& kind, const std::string& name, const std::string& content) {
+      files[kind] = "kernels/" + name;
+      hashes[kind] = sha256_hex(content);
+      if (written.insert(name).second) {
+        out.write("kernels/" + name, content);
+        ++summary.files;
       }
-
-      const auto colon = w.device.find(':');
-      json e = {{"op", task->op},
-                {"entry", cand->entry},
-                {"static_dims", task->static_dims},
-                {"buckets", task->buckets},
-                {"scalars", task->scalars},
-                {"layers", task->layers},
-                {"arch", task->arch},
-                {"device", {{"id", w.device}, {"kind", w.device.substr(0, colon)}, {"name", colon == std::string::npos ? "" : w.device.substr(colon + 1)}}},
-                {"launch", cand->launch},
-                {"args", argument_layout(task->op)},
-                {"origin", cand->origin},
-                {"variant", cand->variant},
-                {"params", cand->params},
-                {"files", files},
-                {"sha256", hashes},
-                {"time_ms", w.time_ms},
-                {"baseline_ms", w.baseline_ms},
-                {"timer", w.device.rfind("emu:", 0) == 0 ? "cpu" : "gpu"}};
-      if (compile && compile->ok)
-        e["resources"] = {{"registers", compile->registers},     {"spill_stores", compile->spill_stores},
-                          {"spill_loads", compile->spill_loads}, {"shared_bytes", compile->shared_bytes},
-                          {"stack_bytes", compile->stack_bytes}, {"compiler", compile->compiler}};
-      entries.push_back(e);
-      ++summary.entries;
+    };
+    put("source", stem + ".cu", cand->source);
+    if (compile && compile->ok) {
+      if (!compile->ptx.empty()) put("ptx", stem + "." + task->arch + ".ptx", compile->ptx);
+      if (!compile->cubin.empty()) put("cubin", stem + "." + task->arch + ".cubin", compile->cubin);
     }
-    json manifest = {{"format", "hone-kernel-cache"},
-                     {"format_version", kCacheFormatVersion},
-                     {"hone_version", HONE_VERSION},
-                     {"compiler", nvrtc_identity()},
-                     {"created_at", utc_now()},
-                     {"entries", entries}};
-    write_file(staging / "manifest.json", manifest.dump(2) + "\n");
 
-    // Swap in: the old cache (if any) moves aside first, so the target is never half-written.
-    std::filesystem::path old;
-    if (std::filesystem::exists(out_dir)) {
-      old = parent / (out_dir.filename().string() + ".old-" + std::to_string(::getpid()));
-      std::filesystem::rename(out_dir, old);
-    }
-    std::filesystem::rename(staging, out_dir);
-    if (!old.empty()) std::filesystem::remove_all(old);
-  } catch (...) {
-    std::filesystem::remove_all(staging);
-    throw;
+    const auto colon = w.device.find(':');
+    const json device = {{"id", w.device},
+                         {"kind", w.device.substr(0, colon)},
+                         {"name", colon == std::string::npos ? "" : w.device.substr(colon + 1)}};
+    const std::string timer = w.device.rfind("emu:", 0) == 0 ? "cpu" : "gpu";
+    json e = {{"op", task->op},
+              {"entry", cand->entry},
+              {"static_dims", task->static_dims},
+              {"buckets", task->buckets},
+              {"scalars", task->scalars},
+              {"layers", task->layers},
+              {"arch", task->arch},
+              {"device", device},
+              {"launch", cand->launch},
+              {"args", argument_layout(task->op)},
+              {"origin", cand->origin},
+              {"variant", cand->variant},
+              {"params", cand->params},
+              {"files", files},
+              {"sha256", hashes},
+              {"time_ms", w.time_ms},
+              {"baseline_ms", w.baseline_ms},
+              {"timer", timer}};
+    if (compile && compile->ok)
+      e["resources"] = {{"registers", compile->registers},     {"spill_stores", compile->spill_stores},
+                        {"spill_loads", compile->spill_loads}, {"shared_bytes", compile->shared_bytes},
+                        {"stack_bytes", compile->stack_bytes}, {"compiler", compile->compiler}};
+    entries.push_back(e);
+    json d = device;
+    d["arch"] = task->arch;
+    d["timer"] = timer;
+    devices[w.device + " " + task->arch] = d;
+    ++summary.entries;
   }
+  json device_list = json::array();
+  for (const auto& [key, d] : devices) device_list.push_back(d);
+  json manifest = {{"format", "hone-kernel-cache"},
+                   {"format_version", kCacheFormatVersion},
+                   {"hone_version", HONE_VERSION},
+                   {"compiler", nvrtc_identity()},
+                   {"created_at", utc_now()},
+                   {"devices", device_list},
+                   {"entries", entries}};
+  out.write("manifest.json", manifest.dump(2) + "\n");
+  out.commit();
   return summary;
 }
 

@@ -5,6 +5,7 @@
 #include "tuner/kernel_builds.hpp"
 #include "tuner/records.hpp"
 #include "validator/candidate_validation.hpp"
+#include "validator/source_policy.hpp"
 #include "validator/static_check.hpp"
 
 namespace hone {
@@ -130,7 +131,9 @@ class TaskTuner {
 
   ResultRecord evaluate(const Pending& p) {
     if (p.previous) return *p.previous;
-    Verdict v = static_verdict(op_, p.candidate, p.build, t_.shape);
+    // Untrusted source (llm, user) keeps to the allow-list or fails here; build_kernels did not compile it.
+    Verdict v = source_policy_verdict(p.candidate, ctx_.device.kind);
+    if (v.pass) v = static_verdict(op_, p.candidate, p.build, t_.shape);
     if (v.pass && ctx_.worker) v = ctx_.worker->evaluate(request(p, true));
     ResultRecord r = result_record(ctx_.task_id, p.candidate_id, ctx_.device.id(), v);
     db_.add_result(r);

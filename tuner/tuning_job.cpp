@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "core/input_error.hpp"
@@ -20,6 +21,10 @@ std::string tuning_plan(const TuneOptions& o, const std::string& spec_hash) {
                       {"plateau", o.plateau},   {"proposers", o.proposers},     {"check_seeds", o.check_seeds},
                       {"arch", o.arch},         {"spec", spec_hash}};
   if (o.task_seconds) j["task_seconds"] = *o.task_seconds;
+  if (std::find(o.proposers.begin(), o.proposers.end(), "llm") != o.proposers.end())
+    j["llm"] = {{"model", o.llm.model.empty() ? resolve_llm_endpoint(o.llm).model : o.llm.model},
+                {"attempts", o.llm.attempts},
+                {"sweep", o.llm.sweep}};
   return sha256_hex(j.dump()).substr(0, 32);
 }
 
@@ -38,8 +43,8 @@ TuneReport run_tuning_job(const TuneOptions& opt, JobProgress& progress) {
   std::vector<Task> tasks;
   for (std::size_t i = 0; i < all.size(); ++i)
     if (opt.shard.takes(i)) tasks.push_back(std::move(all[i]));
-  for (const auto& p : opt.proposers) check_proposer(p);
-  make_strategy_check(opt.strategy);
+  for (const auto& p : opt.proposers) check_proposer(p, opt);
+  check_strategy(opt.strategy);
 
   DeviceChoice choice = choose_device(opt.device);
   report.device = open_device(choice.kind, opt.arch)->info();
@@ -64,7 +69,7 @@ TuneReport run_tuning_job(const TuneOptions& opt, JobProgress& progress) {
     const std::int64_t task_id = db.upsert_task(tr);
     const std::string plan = tuning_plan(opt, op.content_hash);
 
-    ProposerSetup setup{&op, &t, &opt, &db, task_id, report.device};
+    ProposerSetup setup{&op, &t, &opt, &db, task_id, report.device, &progress};
     std::vector<std::unique_ptr<Proposer>> proposers;
     std::size_t planned = 0;
     for (const auto& name : opt.proposers) {

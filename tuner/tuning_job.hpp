@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/device.hpp"
+#include "tuner/llm_options.hpp"
 #include "tuner/job_progress.hpp"
 #include "tuner/shard.hpp"
 #include "tuner/task.hpp"
@@ -33,7 +34,8 @@ struct TuneOptions {
   double worker_timeout_s = 300;
   int check_seeds = 2;                     // random input sets per reference check
   Shard shard;
-  std::vector<std::string> proposers = {"template"};
+  std::vector<std::string> proposers = {"template"};  // "template", "llm", in the order they run per task
+  LlmOptions llm;                          // the llm proposer's endpoint and budgets
   const std::atomic<bool>* stop = nullptr; // the user interrupted: finish the current candidate, then stop
 };
 

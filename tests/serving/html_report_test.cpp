@@ -1,0 +1,78 @@
+// The HTML report on a real job's database: self-contained (no script, nothing fetched), one
+// section per task with its three charts and its evaluations, escaped text. The page is
+// rendered in headless Chromium by tests/cli/report_cli_test.cpp.
+#include <doctest/doctest.h>
+
+#include "core/json_file.hpp"
+#include "job_cache.hpp"
+#include "serving/html_report.hpp"
+#include "serving/svg_chart.hpp"
+
+using namespace hone;
+
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("report: one self-contained page with a section per task, its charts and its evaluations") {
+  test::JobCache job("report");
+  KnowledgeDb db(job.db);
+  LessonRecord lesson;
+  lesson.situation = "rmsnorm <hidden=256> on sm_90";
+  lesson.action = "prefer VEC=2 & BLOCK=128";
+  lesson.tags = {"op/rmsnorm", "arch/sm_90"};
+  db.add_lesson(lesson);
+  LessonRecord other = lesson;
+  other.tags = {"op/gemv"};
+  other.situation = "gemv only";
+  db.add_lesson(other);
+
+  const ReportData data = gather_report(db, {});
+  REQUIRE(data.tasks.size() == 2);
+  for (const auto& t : data.tasks) {
+    CHECK(t.evaluations.size() == 2);
+    CHECK(t.outcomes.at("pass") == 2);
+    CHECK(t.timer == "cpu");
+    CHECK(t.winner_ms > 0);
+    CHECK(t.baseline_ms > 0);
+    CHECK(t.roofline.known);
+    CHECK(t.roofline.floor_ms == 0);  // never for CPU times
+    REQUIRE(t.lessons.size() == 1);   // the gemv lesson does not apply
+    CHECK(t.evaluations[1].best_ms <= t.evaluations[0].best_ms);
+  }
+  CHECK(data.tasks[0].roofline.bytes == 2 * 256 * 2 * 2 + 256 * 2);  // x and out, tokens=2 x 256 bf16, and w
+
+  const std::string html = render_report_html(data);
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(count(html, "<section class=\"task\"") == 2);
+  CHECK(count(html, "<svg") == 6);  // three charts per task
+  CHECK(count(html, "</svg>") == 6);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("://") == std::string::npos);  // nothing fetched, no link out
+  CHECK(html.find("rmsnorm hidden=256 tokens=1..2") != std::string::npos);
+  CHECK(html.find("rmsnorm &lt;hidden=256&gt; on sm_90") != std::string::npos);
+  CHECK(html.find("prefer VEC=2 &amp; BLOCK=128") != std::string::npos);
+  CHECK(html.find("gemv only") == std::string::npos);
+  CHECK(html.find("CPU times of the emulated kernels") != std::string::npos);
+  CHECK(html.find("id=\"report-end\"") != std::string::npos);
+
+  write_html_report(db, job.dir / "r.html");
+  CHECK(read_text_file(job.dir / "r.html").size() > 5000);
+}
+
+TEST_CASE("report: chart ticks are round numbers covering the data") {
+  const auto small = nice_ticks(0.15);
+  REQUIRE(small.size() == 4);
+  for (std::size_t i = 0; i < small.size(); ++i) CHECK(small[i] == doctest::Approx(0.05 * i));
+  CHECK(nice_ticks(7) == std::vector<double>{0, 2, 4, 6, 8});
+  CHECK(nice_ticks(0).back() >= 1);
+  const auto t = nice_ticks(123.4);
+  CHECK(t.back() >= 123.4);
+  CHECK(t.size() <= 8);
+}

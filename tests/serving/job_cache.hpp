@@ -1,0 +1,40 @@
+#pragma once
+// A real tuning job's kernel cache for the serving tests: the `hone` binary tunes
+// tests/data/shapes/tiny.json on emu (rmsnorm, hidden=256, tokens in buckets 1..2 and 3..4,
+// budget 2) and exports it, as a user would. About half a second.
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "support/run_command.hpp"
+
+namespace hone::test {
+
+struct JobCache {
+  std::filesystem::path dir, db, cache;
+
+  explicit JobCache(const std::string& name) {
+    static std::atomic<int> n{0};
+    dir = std::filesystem::temp_directory_path() / ("hone-serving-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    db = dir / "tiny.db";
+    cache = dir / "cache";
+    const std::string hone = std::string(HONE_BINARY_DIR) + "/hone";
+    auto tune = run_command(hone + " tune --model " + HONE_TEST_DATA_DIR + "/shapes/tiny.json --device emu --budget 2 --db " + db.string());
+    REQUIRE_MESSAGE(tune.code == 0, tune.output);
+    auto exported = run_command(hone + " export --db " + db.string() + " --out " + cache.string());
+    REQUIRE_MESSAGE(exported.code == 0, exported.output);
+  }
+  ~JobCache() { std::filesystem::remove_all(dir); }
+  JobCache(const JobCache&) = delete;
+  JobCache& operator=(const JobCache&) = delete;
+
+  std::string manifest() const { return (cache / "manifest.json").string(); }
+};
+
+}  // namespace hone::test

@@ -1,0 +1,190 @@
+#include "tuner/llm_client.hpp"
+
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace hone {
+
+namespace {
+
+std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
+  static_cast<std::string*>(out)->append(data, size * n);
+  return size * n;
+}
+
+struct CurlFree {
+  void operator()(CURL* c) const { curl_easy_cleanup(c); }
+  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
+};
+
+std::string snippet(const std::string& body) {
+  std::string s = body.substr(0, 300);
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return body.size() > 300 ? s + "..." : s;
+}
+
+// What one HTTP exchange gave.
+struct Exchange {
+  CURLcode code = CURLE_OK;
+  std::string curl_error;
+  long status = 0;
+  std::optional<double> retry_after_s;
+  std::string body;
+};
+
+Exchange post(const LlmEndpoint& e, const std::string& url, const std::string& body) {
+  Exchange x;
+  std::unique_ptr<CURL, CurlFree> curl(curl_easy_init());
+  if (!curl) {
+    x.code = CURLE_FAILED_INIT;
+    x.curl_error = "cannot start libcurl";
+    return x;
+  }
+  std::unique_ptr<curl_slist, CurlFree> headers;
+  auto add_header = [&](const std::string& h) { headers.reset(curl_slist_append(headers.release(), h.c_str())); };
+  add_header("Content-Type: application/json");
+  if (!e.api_key.empty()) add_header("Authorization: Bearer " + e.api_key);
+  char error[CURL_ERROR_SIZE] = {0};
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &x.body);
+  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(e.connect_timeout_s * 1000));
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(e.timeout_s * 1000));
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);  // no SIGALRM for timeouts: hone has threads
+  // Redirects could carry the Authorization header to another host: refuse them.
+  curl_easy_setopt(curl.get(), CURLOPT_FOLLOWLOCATION, 0L);
+  x.code = curl_easy_perform(curl.get());
+  x.curl_error = error[0] ? error : curl_easy_strerror(x.code);
+  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &x.status);
+  curl_off_t retry_after = -1;
+  if (curl_easy_getinfo(curl.get(), CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after >= 0 &&
+      (x.status == 429 || x.status == 503 || x.status >= 500))
+    x.retry_after_s = static_cast<double>(retry_after);
+  return x;
+}
+
+// Which curl failures are worth another try: the server or the network may recover.
+bool transient(CURLcode code) {
+  switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::int64_t estimate_tokens(std::size_t chars) { return static_cast<std::int64_t>(chars / 4 + 1); }
+
+}  // namespace
+
+std::string redact(std::string text, const std::string& secret) {
+  if (secret.empty()) return text;
+  for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) text.replace(at, secret.size(), "***");
+  return text;
+}
+
+std::string LlmEndpoint::url() const {
+  std::string base = base_url;
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  auto scheme = base.find("://");
+  auto path = base.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  return base + (path == std::string::npos ? "/v1/chat/completions" : "/chat/completions");
+}
+
+ChatReply chat_completion(const LlmEndpoint& e, const std::vector<ChatMessage>& messages, const BackoffSleep& sleep) {
+  const std::string url = e.url();
+  nlohmann::json msgs = nlohmann::json::array();
+  std::size_t prompt_chars = 0;
+  for (const auto& m : messages) {
+    msgs.push_back({{"role", m.role}, {"content", m.content}});
+    prompt_chars += m.content.size();
+  }
+  const std::string body = nlohmann::json{{"model", e.model},
+                                          {"messages", msgs},
+                                          {"max_tokens", e.max_reply_tokens},
+                                          {"temperature", e.temperature},
+                                          {"stream", false}}
+                               .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const auto start = std::chrono::steady_clock::now();
+  int requests = 0;
+  auto fail = [&](const std::string& problem, bool retriable) {
+    return LlmError(redact("LLM endpoint " + url + ": " + problem, e.api_key), requests, retriable);
+  };
+  for (int attempt = 0;; ++attempt) {
+    ++requests;
+    const Exchange x = post(e, url, body);
+    std::string problem;
+    bool retry = false;
+    std::optional<double> retry_after;
+    if (x.code != CURLE_OK) {
+      problem = x.curl_error;
+      retry = transient(x.code);
+    } else if (x.status == 429 || x.status >= 500) {
+      problem = "HTTP " + std::to_string(x.status) + ": " + snippet(x.body);
+      retry = true;
+      retry_after = x.retry_after_s;
+    } else if (x.status != 200) {
+      throw fail("HTTP " + std::to_string(x.status) + ": " + snippet(x.body), false);
+    } else {
+      const nlohmann::json j = nlohmann::json::parse(x.body, nullptr, false);
+      if (j.is_discarded()) {
+        // A body cut short on the way (a proxy, a server restarting): another try may get it whole.
+        problem = "the answer is not JSON (cut short?): " + snippet(x.body);
+        retry = true;
+      } else {
+        const nlohmann::json* choice =
+            j.is_object() && j.contains("choices") && j["choices"].is_array() && !j["choices"].empty() ? &j["choices"][0]
+                                                                                                       : nullptr;
+        if (!choice || !choice->is_object() || !choice->contains("message") || !(*choice)["message"].is_object())
+          throw fail("the answer has no choices[0].message: " + snippet(x.body), false);
+        ChatReply r;
+        const auto& content = (*choice)["message"].value("content", nlohmann::json());
+        r.content = content.is_string() ? content.get<std::string>() : "";
+        const auto& finish = choice->value("finish_reason", nlohmann::json());
+        r.finish_reason = finish.is_string() ? finish.get<std::string>() : "";
+        const auto& usage = j.value("usage", nlohmann::json::object());
+        // Some servers leave usage out; the job's token cap still needs a figure, so estimate one.
+        r.usage.prompt_tokens = usage.is_object() && usage.value("prompt_tokens", nlohmann::json()).is_number_integer()
+                                    ? usage["prompt_tokens"].get<std::int64_t>()
+                                    : estimate_tokens(prompt_chars);
+        r.usage.completion_tokens =
+            usage.is_object() && usage.value("completion_tokens", nlohmann::json()).is_number_integer()
+                ? usage["completion_tokens"].get<std::int64_t>()
+                : estimate_tokens(r.content.size());
+        r.requests = requests;
+        r.latency_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return r;
+      }
+    }
+    if (!retry) throw fail(problem, false);
+    if (attempt >= e.retries)
+      throw fail(problem + " (gave up after " + std::to_string(requests) + " requests)", true);
+    double wait = retry_after ? *retry_after : e.backoff_s * std::pow(2.0, attempt);
+    wait = std::clamp(wait, 0.0, e.max_backoff_s);
+    if (sleep) sleep(wait);
+    else std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+  }
+}
+
+}  // namespace hone
