@@ -127,7 +127,7 @@ std::string task_section(const TaskReport& t, std::size_t index) {
   h += "<figure><figcaption>Best time against evaluations</figcaption>" + best_chart(t) +
        "<p class=\"note\">dots: passing candidates; line: best so far; crosses: failed candidates; dashed: the baseline.</p></figure>\n";
   h += "<figure><figcaption>Winner against baseline and roofline</figcaption>" + winner_chart(t) + "<p class=\"note\">" +
-       esc(roofline_note(t)) + "</p></figure>\n";
+       esc((t.timed_in_turns ? "winner and baseline timed in turns after the search. " : "") + roofline_note(t)) + "</p></figure>\n";
   h += "<figure><figcaption>Verdicts by stage</figcaption>" + stage_chart(t) +
        "<p class=\"note\">a failing candidate is counted at the stage that rejected it.</p></figure>\n";
   h += "</div>\n";
@@ -140,19 +140,27 @@ std::string task_section(const TaskReport& t, std::size_t index) {
                      esc(e.reason));
   h += "</table></details>\n";
 
-  h += "<h3>Lessons used</h3>\n";
-  if (t.lessons.empty()) {
-    h += "<p class=\"note\">no lessons for " + esc("op/" + t.label.substr(0, t.label.find(' '))) + " on " + esc(t.arch) + " yet.</p>\n";
-  } else {
-    h += "<ul class=\"lessons\">\n";
+  auto lesson_items = [&](bool used) {
+    std::string items;
     for (const auto& l : t.lessons) {
-      std::string tags;
+      if ((l.prompts > 0) != used) continue;
+      std::string tags, meta = fmt::format("confidence {:.2f}", l.lesson.confidence);
       for (const auto& tag : l.lesson.tags) tags += " <span class=\"tag\">" + esc(tag) + "</span>";
-      h += fmt::format("<li><b>{}</b>: {} <span class=\"meta\">(confidence {:.2f}{})</span>{}</li>\n", esc(l.lesson.situation),
-                       esc(l.lesson.action), l.lesson.confidence, l.from_this_task ? ", learned from this task" : "", tags);
+      if (used) meta += fmt::format(", in {} LLM prompt{}", l.prompts, l.prompts == 1 ? "" : "s");
+      if (l.from_this_task) meta += ", learned from this task";
+      items += fmt::format("<li><b>{}</b>: {} <span class=\"meta\">({})</span>{}</li>\n", esc(l.lesson.situation), esc(l.lesson.action),
+                           esc(meta), tags);
     }
-    h += "</ul>\n";
-  }
+    return items.empty() ? items : "<ul class=\"lessons\">\n" + items + "</ul>\n";
+  };
+  const std::string used = lesson_items(true), applying = lesson_items(false);
+  if (!used.empty()) h += "<h3>Lessons used</h3>\n" + used;
+  if (!applying.empty())
+    h += "<h3>Lessons that apply</h3>\n<p class=\"note\">their op and arch tags match this task; no LLM prompt of this task "
+         "carried them (the template search reads no lessons).</p>\n" + applying;
+  if (t.lessons.empty())
+    h += "<h3>Lessons</h3>\n<p class=\"note\">no lessons for " + esc("op/" + t.label.substr(0, t.label.find(' '))) + " on " +
+         esc(t.arch) + " yet.</p>\n";
   return h + "</section>\n";
 }
 

@@ -45,8 +45,9 @@ Roofline roofline(const TaskRecord& task, const ReportOptions& o, const std::str
   return r;
 }
 
+// The lessons the task's LLM prompts carried, then those whose op and arch tags match it.
 std::vector<ReportLesson> lessons_for(const std::vector<LessonRecord>& lessons, const TaskRecord& task,
-                                      const std::set<std::int64_t>& result_ids) {
+                                      const std::set<std::int64_t>& result_ids, const std::map<std::int64_t, int>& prompts) {
   std::vector<ReportLesson> out;
   for (const auto& l : lessons) {
     bool op = false, arch_ok = true;
@@ -54,12 +55,14 @@ std::vector<ReportLesson> lessons_for(const std::vector<LessonRecord>& lessons, 
       op |= tag_has_prefix(t, "op/" + task.op);
       if (tag_has_prefix(t, "arch")) arch_ok = arch_ok && tag_has_prefix(t, "arch/" + task.arch);
     }
-    if (!op || !arch_ok) continue;
-    ReportLesson r{l, false};
+    const auto used = prompts.find(l.id);
+    ReportLesson r{l, false, used == prompts.end() ? 0 : used->second};
+    if (r.prompts == 0 && (!op || !arch_ok)) continue;
     for (auto id : l.evidence) r.from_this_task |= result_ids.count(id) > 0;
     out.push_back(r);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    if (a.prompts != b.prompts) return a.prompts > b.prompts;
     return a.from_this_task != b.from_this_task ? a.from_this_task : a.lesson.confidence > b.lesson.confidence;
   });
   return out;
@@ -81,6 +84,9 @@ ReportData gather_report(const KnowledgeDb& db, const ReportOptions& options) {
   for (const auto& task : db.tasks()) {
     std::set<std::int64_t> result_ids;
     for (const auto& r : db.results_for_task(task.id)) result_ids.insert(r.id);
+    std::map<std::int64_t, int> prompts;  // lesson -> the task's LLM prompts that carried it
+    for (const auto& a : db.llm_attempts(task.id))
+      for (auto id : a.lessons_used) ++prompts[id];
     for (const auto& device : task_devices(db, task.id)) {
       TaskReport t;
       t.label = task_label(task);
@@ -103,13 +109,15 @@ ReportData gather_report(const KnowledgeDb& db, const ReportOptions& options) {
         t.evaluations.push_back(e);
       }
       if (auto w = db.winner(task.id, device)) {
-        t.winner_ms = w->time_ms;
-        t.baseline_ms = w->baseline_ms;
+        // As the export does: the pair timed in turns when the job re-timed it (its ratio is the one to trust).
+        t.timed_in_turns = w->retimed_ms > 0 && w->retimed_baseline_ms > 0;
+        t.winner_ms = t.timed_in_turns ? w->retimed_ms : w->time_ms;
+        t.baseline_ms = t.timed_in_turns ? w->retimed_baseline_ms : w->baseline_ms;
         if (auto c = db.candidate(w->candidate_id)) t.winner_label = candidate_label(*c);
       }
       if (t.timer.empty()) t.timer = device.rfind("emu:", 0) == 0 ? "cpu" : "gpu";
       t.roofline = roofline(task, options, t.timer);
-      t.lessons = lessons_for(lessons, task, result_ids);
+      t.lessons = lessons_for(lessons, task, result_ids, prompts);
       data.tasks.push_back(std::move(t));
     }
   }

@@ -1,7 +1,7 @@
 #pragma once
 // What the HTML report shows, gathered from the database: per task and device, the search's
 // evaluations in order, the winner against the baseline and the roofline, the verdicts by stage,
-// and the lessons that apply.
+// and the lessons: those the task's LLM prompts carried, and those whose tags match it.
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +29,7 @@ struct Roofline {
 struct ReportLesson {
   LessonRecord lesson;
   bool from_this_task = false; // its evidence includes a result of this task
+  int prompts = 0;             // the task's LLM prompts that carried it (the template search reads no lessons)
 };
 
 struct TaskReport {
@@ -38,6 +39,7 @@ struct TaskReport {
   std::map<std::string, int> outcomes;  // "pass" or the failing stage -> count
   std::string winner_label;
   double winner_ms = 0, baseline_ms = 0;
+  bool timed_in_turns = false; // winner_ms and baseline_ms come from the re-timing in turns after the search
   Roofline roofline;
   std::vector<ReportLesson> lessons;
 };

@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include <sqlite3.h>
+
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/sha256.hpp"
@@ -64,6 +66,37 @@ TEST_CASE_FIXTURE(TunedDb, "export: manifest entries name files whose SHA-256 ma
   // Exporting again replaces the cache in place.
   CHECK(export_kernel_cache(db, dir / "cache").entries == 2);
   for (const auto& f : std::filesystem::directory_iterator(dir)) CHECK(f.path().filename().string().find(".partial") == std::string::npos);
+}
+
+TEST_CASE_FIXTURE(TunedDb, "export: times are the winner and the baseline timed in turns when the job re-timed them") {
+  KnowledgeDb db(db_file);
+  const auto winners = db.winners();
+  REQUIRE(winners.size() == 2);
+  for (const auto& w : winners) REQUIRE(w.retimed_ms > 0);
+  // One winner loses its re-timing (a database from before re-timing): it keeps the search's times.
+  {
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open(db_file.c_str(), &raw) == SQLITE_OK);
+    const std::string sql = "UPDATE winners SET retimed_ms = NULL, retimed_baseline_ms = NULL WHERE task_id = " +
+                            std::to_string(winners[1].task_id);
+    CHECK(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(raw);
+  }
+  export_kernel_cache(db, dir / "cache");
+  nlohmann::json m = read_json_file(dir / "cache" / "manifest.json");
+  int in_turns = 0;
+  for (const auto& e : m["entries"]) {
+    const bool retimed = e["timed_in_turns"].get<bool>();
+    in_turns += retimed;
+    bool matched = false;
+    for (const auto& w : winners) {
+      const double time = retimed ? w.retimed_ms : w.time_ms;
+      const double base = retimed ? w.retimed_baseline_ms : w.baseline_ms;
+      matched |= e["time_ms"].get<double>() == time && e["baseline_ms"].get<double>() == base;
+    }
+    CHECK_MESSAGE(matched, e.dump());
+  }
+  CHECK(in_turns == 1);
 }
 
 TEST_CASE_FIXTURE(TunedDb, "export: a folder that is not a kernel cache is never overwritten") {

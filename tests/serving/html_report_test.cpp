@@ -27,7 +27,17 @@ TEST_CASE("report: one self-contained page with a section per task, its charts a
   lesson.situation = "rmsnorm <hidden=256> on sm_90";
   lesson.action = "prefer VEC=2 & BLOCK=128";
   lesson.tags = {"op/rmsnorm", "arch/sm_90"};
-  db.add_lesson(lesson);
+  const std::int64_t lesson_id = db.add_lesson(lesson);
+  // The LLM proposer's prompt for the first task carried the lesson; the template search reads none.
+  LlmAttemptRecord attempt;
+  attempt.task_id = db.tasks().at(0).id;
+  attempt.attempt = 1;
+  attempt.model = "scripted";
+  attempt.prompt = nlohmann::json::array({{{"role", "user"}, {"content", "write rmsnorm"}}});
+  attempt.outcome = "unusable";
+  attempt.reason = "no kernel";
+  attempt.lessons_used = {lesson_id};
+  db.add_llm_attempt(attempt);
   LessonRecord other = lesson;
   other.tags = {"op/gemv"};
   other.situation = "gemv only";
@@ -41,11 +51,19 @@ TEST_CASE("report: one self-contained page with a section per task, its charts a
     CHECK(t.timer == "cpu");
     CHECK(t.winner_ms > 0);
     CHECK(t.baseline_ms > 0);
+    CHECK(t.timed_in_turns);  // the job re-timed every winner against the reference
     CHECK(t.roofline.known);
     CHECK(t.roofline.floor_ms == 0);  // never for CPU times
     REQUIRE(t.lessons.size() == 1);   // the gemv lesson does not apply
     CHECK(t.evaluations[1].best_ms <= t.evaluations[0].best_ms);
   }
+  for (const auto& w : db.winners()) {
+    bool shown = false;
+    for (const auto& t : data.tasks) shown |= t.winner_ms == w.retimed_ms && t.baseline_ms == w.retimed_baseline_ms;
+    CHECK(shown);
+  }
+  CHECK(data.tasks[0].lessons[0].prompts == 1);
+  CHECK(data.tasks[1].lessons[0].prompts == 0);
   CHECK(data.tasks[0].roofline.bytes == 2 * 256 * 2 * 2 + 256 * 2);  // x and out, tokens=2 x 256 bf16, and w
 
   const std::string html = render_report_html(data);
@@ -59,6 +77,9 @@ TEST_CASE("report: one self-contained page with a section per task, its charts a
   CHECK(html.find("rmsnorm &lt;hidden=256&gt; on sm_90") != std::string::npos);
   CHECK(html.find("prefer VEC=2 &amp; BLOCK=128") != std::string::npos);
   CHECK(html.find("gemv only") == std::string::npos);
+  CHECK(count(html, "<h3>Lessons used</h3>") == 1);          // the first task's, in 1 LLM prompt
+  CHECK(html.find("in 1 LLM prompt") != std::string::npos);
+  CHECK(count(html, "<h3>Lessons that apply</h3>") == 1);    // the second task's: matching tags, unused
   CHECK(html.find("CPU times of the emulated kernels") != std::string::npos);
   CHECK(html.find("id=\"report-end\"") != std::string::npos);
 
