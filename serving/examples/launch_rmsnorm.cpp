@@ -1,7 +1,7 @@
 // Launches every rmsnorm entry of a kernel cache through the C++ loader on the GPU, once per
 // value of its bucket, and compares the output with a host computation in double.
 // Usage: hone_serving_launch_rmsnorm CACHE_DIR [--allow-other-devices]
-// Needs a GPU (scripts/gpu-check-serving runs it); device memory comes from the CUDA runtime.
+// Needs a GPU (scripts/gpu-check runs it); device memory comes from the CUDA runtime.
 #include <cuda_runtime.h>
 
 #include <algorithm>

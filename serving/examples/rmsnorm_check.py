@@ -1,6 +1,6 @@
 """Launches every rmsnorm entry of a kernel cache through the Python module on the GPU, once per
 value of its bucket, against a host computation. Needs only a GPU and its driver (no torch):
-device memory comes from libcuda through ctypes. scripts/gpu-check-serving runs it.
+device memory comes from libcuda through ctypes. scripts/gpu-check runs it.
 
     python3 serving/examples/rmsnorm_check.py CACHE_DIR [--allow-other-devices]
 """

@@ -219,7 +219,7 @@ TEST_CASE("loader: launch arguments are packed and checked as the entry's argume
 TEST_CASE("loader: without a CUDA driver, finding works and launching says there is none") {
   if (void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
     dlclose(h);
-    MESSAGE("a CUDA driver is installed: scripts/gpu-check-serving launches for real");
+    MESSAGE("a CUDA driver is installed: scripts/gpu-check launches for real");
     return;
   }
   JobCache job("loader-nodriver");

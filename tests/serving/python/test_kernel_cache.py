@@ -104,7 +104,7 @@ class KernelCacheTest(unittest.TestCase):
         try:
             import ctypes
             ctypes.CDLL("libcuda.so.1")
-            self.skipTest("a CUDA driver is installed: scripts/gpu-check-serving launches for real")
+            self.skipTest("a CUDA driver is installed: scripts/gpu-check launches for real")
         except OSError:
             pass
         k = hkc.KernelCache(CACHE, arch="sm_90", allow_other_devices=True).find("rmsnorm", tokens=2, hidden=256)
