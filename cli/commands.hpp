@@ -19,5 +19,6 @@ void add_db_command(CLI::App& app, Action& action);
 void add_check_command(CLI::App& app, Action& action);
 void add_gate_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
+void add_devices_command(CLI::App& app, Action& action);
 
 }  // namespace hone::cli

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/launch_rule.hpp"
 
@@ -20,6 +21,9 @@ struct DeviceInfo {
   // skipped and says so).
   double copy_bandwidth_gbs = 0;   // measured device memory bandwidth, GB/s
   double peak_gflops = 0;          // peak arithmetic rate, GFLOP/s
+  // What the timing plans around (validator/timing_plan.hpp): 0 and false where unknown.
+  double l2_bytes = 0;             // last-level cache, flushed between timed runs
+  bool replays_batches = false;    // timed_batch records launches once and replays them (CUDA graphs)
 
   /// "emu:AMD EPYC 7B13", the device column of results and winners.
   std::string id() const { return kind + ":" + name; }
@@ -58,6 +62,17 @@ class Device {
   virtual void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
   /// Runs one launch and returns its duration in milliseconds on the device's clock.
   virtual double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
+  /// Times `launches` launches run back to back, launch i with arg_sets[i % arg_sets.size()], as
+  /// one measurement; returns milliseconds per launch. A device that can record the batch and
+  /// replay it (info().replays_batches) keeps host launch overhead out of the time.
+  virtual double timed_batch(LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets, int launches) {
+    double total = 0;
+    for (int i = 0; i < launches; ++i) total += timed_launch(kernel, dims, arg_sets[static_cast<std::size_t>(i) % arg_sets.size()]);
+    return total / launches;
+  }
+  /// Whether a fault left this device unusable for the rest of the process (a sticky CUDA error):
+  /// the worker that holds it must be replaced.
+  virtual bool lost() const { return false; }
 
   /// The order in which later launches run their blocks, warps and threads, drawn from `seed`
   /// (0: the plain order). Running a kernel under two seeds and comparing exposes races on an

@@ -12,14 +12,16 @@ struct DeviceChoice {
   std::string note;   // one line for the user when auto fell back, "" otherwise
 };
 
+/// Whether this machine has a GPU hone can drive: "" when it has, else the one-line reason (no
+/// driver, a driver that does not initialise, no GPU). Asks the driver once per process.
+std::string cuda_unavailable_reason();
+
 /// Resolves "auto" | "emu" | "cuda" | "none". Throws InputError for an unknown name, and for "cuda" when
 /// it cannot be used here (the message says why in one line).
 DeviceChoice choose_device(const std::string& requested);
 
-/// Opens a device of the chosen kind, checking and compiling for `arch`.
+/// Opens a device of the chosen kind. emu and none check and compile for `arch`; cuda is GPU 0
+/// of those the process sees (CUDA_VISIBLE_DEVICES picks which) and compiles for its own.
 std::unique_ptr<Device> open_device(const std::string& kind, const std::string& arch);
-
-/// Whether libcuda.so.1 can be loaded on this machine (a driver is installed).
-bool cuda_driver_present();
 
 }  // namespace hone

@@ -1,6 +1,8 @@
 #include "validator/evaluation.hpp"
 
+#include <memory>
 #include <random>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -9,16 +11,44 @@
 #include "validator/hidden_tests.hpp"
 #include "validator/kernel_args.hpp"
 #include "validator/timing.hpp"
+#include "validator/timing_plan.hpp"
 
 namespace hone {
 
 namespace {
 
+// A CUBIN is binary and requests travel as JSON text: it goes as hex.
+std::string to_hex(const std::string& bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+std::string from_hex(const std::string& hex) {
+  auto value = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    throw std::invalid_argument("evaluation request: cubin_hex holds a character that is not a hex digit");
+  };
+  if (hex.size() % 2) throw std::invalid_argument("evaluation request: cubin_hex has an odd number of digits");
+  std::string out(hex.size() / 2, '\0');
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<char>(value(hex[2 * i]) << 4 | value(hex[2 * i + 1]));
+  return out;
+}
+
 nlohmann::json kernel_to_json(const KernelUnderTest& k) {
-  return {{"entry", k.image.entry},
-          {"emu_object", k.image.emu_object.string()},
-          {"emu_invoke", k.image.emu_invoke},
-          {"launch", k.launch.to_json()}};
+  nlohmann::json j = {{"entry", k.image.entry},
+                      {"emu_object", k.image.emu_object.string()},
+                      {"emu_invoke", k.image.emu_invoke},
+                      {"launch", k.launch.to_json()}};
+  if (!k.image.cubin.empty()) j["cubin_hex"] = to_hex(k.image.cubin);
+  if (!k.image.ptx.empty()) j["ptx"] = k.image.ptx;
+  return j;
 }
 
 KernelUnderTest kernel_from_json(const nlohmann::json& j) {
@@ -26,9 +56,18 @@ KernelUnderTest kernel_from_json(const nlohmann::json& j) {
   k.image.entry = j.at("entry").get<std::string>();
   k.image.emu_object = j.at("emu_object").get<std::string>();
   k.image.emu_invoke = j.at("emu_invoke").get<std::string>();
+  k.image.cubin = from_hex(j.value("cubin_hex", ""));
+  k.image.ptx = j.value("ptx", "");
   k.launch = parse_launch_rule(j.at("launch"), "evaluation request", "launch");
   return k;
 }
+
+// Argument sets a timing rotates among: the one given, and more copies of the same inputs in
+// fresh buffers up to the plan's count.
+struct ArgRotation {
+  std::vector<std::unique_ptr<LaunchArgs>> extra;
+  std::vector<void**> argv;
+};
 
 // Output buffers (Out and InOut) of one launch, and what the launch broke.
 struct RunResult {
@@ -214,10 +253,13 @@ class Evaluation {
     const auto host = generate_inputs(op_, req_.shape, req_.seeds.empty() ? 1 : req_.seeds.front());
     const LaunchDims dims = dims_at(req_.candidate, req_.shape);
     LaunchArgs args(device_, op_, req_.shape, req_.scalars, host);
-    v.timing = time_kernel(device_, *candidate_, dims, args.argv(), req_.timing);
-    timed_launches_ = v.timing.runs;
     const double bytes = static_cast<double>(op_.bytes.eval(req_.shape));
     const double flops = static_cast<double>(op_.flops.eval(req_.shape));
+    const TimingPlan plan =
+        plan_timing(warm_up(device_, *candidate_, dims, args.argv(), req_.timing), bytes, device_.info(), req_.timing);
+    const ArgRotation sets = rotation(args, host, plan);
+    v.timing = measure(device_, *candidate_, dims, sets.argv, plan, req_.timing);
+    timed_launches_ = v.timing.runs * plan.launches_per_sample;
     const std::string impossible = impossible_speed(v.timing.median_ms, bytes, flops, device_.info());
     if (!impossible.empty()) {
       Verdict failed = Verdict::failed("timing", impossible);
@@ -232,10 +274,27 @@ class Evaluation {
     const auto host = generate_inputs(op_, req_.shape, req_.seeds.empty() ? 1 : req_.seeds.front());
     LaunchArgs cand_args(device_, op_, req_.shape, req_.scalars, host);
     LaunchArgs ref_args(device_, op_, req_.shape, req_.scalars, host);
-    auto [cand, ref] = time_interleaved(device_, *candidate_, dims_at(req_.candidate, req_.shape), cand_args.argv(), *reference_,
-                                        dims_at(req_.reference, req_.shape), ref_args.argv(), req_.timing);
+    const double bytes = static_cast<double>(op_.bytes.eval(req_.shape));
+    const LaunchDims cand_dims = dims_at(req_.candidate, req_.shape), ref_dims = dims_at(req_.reference, req_.shape);
+    const TimingPlan cand_plan =
+        plan_timing(warm_up(device_, *candidate_, cand_dims, cand_args.argv(), req_.timing), bytes, device_.info(), req_.timing);
+    const TimingPlan ref_plan =
+        plan_timing(warm_up(device_, *reference_, ref_dims, ref_args.argv(), req_.timing), bytes, device_.info(), req_.timing);
+    const ArgRotation cand_sets = rotation(cand_args, host, cand_plan), ref_sets = rotation(ref_args, host, ref_plan);
+    auto [cand, ref] = time_interleaved(device_, {candidate_.get(), cand_dims, cand_sets.argv, cand_plan},
+                                        {reference_.get(), ref_dims, ref_sets.argv, ref_plan}, req_.timing);
     v.timing = cand;
     v.detail["baseline"] = {{"median_ms", ref.median_ms}, {"min_ms", ref.min_ms}, {"spread", ref.spread}, {"runs", ref.runs}};
+  }
+
+  ArgRotation rotation(LaunchArgs& first, const std::vector<HostTensor>& host, const TimingPlan& plan) {
+    ArgRotation r;
+    r.argv.push_back(first.argv());
+    for (int i = 1; i < plan.input_sets; ++i) {
+      r.extra.push_back(std::make_unique<LaunchArgs>(device_, op_, req_.shape, req_.scalars, host));
+      r.argv.push_back(r.extra.back()->argv());
+    }
+    return r;
   }
 
   void after_timing_stage() {

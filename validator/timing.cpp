@@ -1,6 +1,7 @@
 #include "validator/timing.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -21,14 +22,22 @@ TimingStats summarize_samples(std::vector<double> s, const std::string& timer) {
   return t;
 }
 
+bool needs_remeasure(const TimingStats& stats, const TimingOptions& options) { return stats.spread > options.max_spread; }
+
+double speedup(const TimingStats& baseline, const TimingStats& candidate) {
+  return baseline.median_ms > 0 && candidate.median_ms > 0 ? baseline.median_ms / candidate.median_ms : 0;
+}
+
 std::string impossible_speed(double median_ms, double bytes, double flops, const DeviceInfo& device) {
   const double seconds = median_ms * 1e-3;
   if (device.copy_bandwidth_gbs > 0 && bytes > 0) {
-    const double floor_ms = bytes / (device.copy_bandwidth_gbs * 1e9) * 1e3;
+    const double limit_gbs = device.copy_bandwidth_gbs * kCopyBandwidthHeadroom;
+    const double floor_ms = bytes / (limit_gbs * 1e9) * 1e3;
     if (median_ms < floor_ms)
-      return fmt::format("impossible speed: {:.4g} ms moves {:.4g} bytes at {:.4g} GB/s, above the device's {:.4g} GB/s "
-                         "(at least {:.4g} ms)",
-                         median_ms, bytes, bytes / seconds * 1e-9, device.copy_bandwidth_gbs, floor_ms);
+      return fmt::format("impossible speed: {:.4g} ms moves {:.4g} bytes at {:.4g} GB/s, above {:.4g} GB/s ({:.3g}x the device's "
+                         "measured copy rate of {:.4g} GB/s; at least {:.4g} ms)",
+                         median_ms, bytes, bytes / seconds * 1e-9, limit_gbs, kCopyBandwidthHeadroom, device.copy_bandwidth_gbs,
+                         floor_ms);
   }
   if (device.peak_gflops > 0 && flops > 0) {
     const double floor_ms = flops / (device.peak_gflops * 1e9) * 1e3;
@@ -40,49 +49,73 @@ std::string impossible_speed(double median_ms, double bytes, double flops, const
   return "";
 }
 
-TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args,
-                        const TimingOptions& options) {
+double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args, const TimingOptions& options) {
+  // By time on the device's clock, so a GPU reaches its boost clocks; bounded by the host's
+  // clock too, for a kernel so short that the device time never adds up.
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> seen;
   double warm = 0;
   for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
-    warm += device.timed_launch(kernel, dims, args);
-    if (i > 1000) break;
+    seen.push_back(device.timed_launch(kernel, dims, args));
+    warm += seen.back();
+    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (i >= options.warmup_runs && (i > 1000 || wall_ms > 5 * options.warmup_ms)) break;
   }
-  // Noise makes a wide spread; measure again (a fresh set of repeats) a bounded number of times and
-  // keep the tightest set.
+  return summarize_samples(std::move(seen), "").median_ms;
+}
+
+namespace {
+
+double sample(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets, const TimingPlan& plan) {
+  if (plan.launches_per_sample <= 1 && arg_sets.size() == 1) return device.timed_launch(kernel, dims, arg_sets.front());
+  return device.timed_batch(kernel, dims, arg_sets, plan.launches_per_sample);
+}
+
+}  // namespace
+
+TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets,
+                    const TimingPlan& plan, const TimingOptions& options) {
+  // Noise makes a wide spread; measure again (a fresh set of samples) a bounded number of times
+  // and keep the tightest set.
   TimingStats best;
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     std::vector<double> samples;
     double total = 0;
-    for (int i = 0; i < options.repeats; ++i) {
-      samples.push_back(device.timed_launch(kernel, dims, args));
-      total += samples.back();
+    for (int i = 0; i < plan.samples; ++i) {
+      samples.push_back(sample(device, kernel, dims, arg_sets, plan));
+      total += samples.back() * plan.launches_per_sample;
       if (samples.size() >= 3 && total > options.max_total_ms) break;
     }
     TimingStats t = summarize_samples(std::move(samples), device.info().timer);
     if (attempt == 0 || t.spread < best.spread) best = t;
-    if (best.spread <= options.max_spread) break;
+    if (!needs_remeasure(best, options)) break;
   }
   return best;
 }
 
-}  // namespace hone
+TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args,
+                        const TimingOptions& options) {
+  const double launch_ms = warm_up(device, kernel, dims, args, options);
+  TimingPlan plan = plan_timing(launch_ms, 0, device.info(), options);
+  plan.input_sets = 1;
+  return measure(device, kernel, dims, {args}, plan, options);
+}
 
-namespace hone {
-
-std::pair<TimingStats, TimingStats> time_interleaved(Device& device, LoadedKernel& a, const LaunchDims& a_dims, void** a_args,
-                                                     LoadedKernel& b, const LaunchDims& b_dims, void** b_args,
+std::pair<TimingStats, TimingStats> time_interleaved(Device& device, const TimedKernel& a, const TimedKernel& b,
                                                      const TimingOptions& options) {
   double warm = 0;
   for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
-    warm += device.timed_launch(a, a_dims, a_args) + device.timed_launch(b, b_dims, b_args);
+    warm += sample(device, *a.kernel, a.dims, a.arg_sets, a.plan) * a.plan.launches_per_sample +
+            sample(device, *b.kernel, b.dims, b.arg_sets, b.plan) * b.plan.launches_per_sample;
     if (i > 1000) break;
   }
   std::vector<double> sa, sb;
   double total = 0;
-  for (int i = 0; i < options.repeats; ++i) {
-    sa.push_back(device.timed_launch(a, a_dims, a_args));
-    sb.push_back(device.timed_launch(b, b_dims, b_args));
-    total += sa.back() + sb.back();
+  const int samples = std::max(a.plan.samples, b.plan.samples);
+  for (int i = 0; i < samples; ++i) {
+    sa.push_back(sample(device, *a.kernel, a.dims, a.arg_sets, a.plan));
+    sb.push_back(sample(device, *b.kernel, b.dims, b.arg_sets, b.plan));
+    total += sa.back() * a.plan.launches_per_sample + sb.back() * b.plan.launches_per_sample;
     if (sa.size() >= 3 && total > options.max_total_ms) break;
   }
   return {summarize_samples(std::move(sa), device.info().timer), summarize_samples(std::move(sb), device.info().timer)};

@@ -1,25 +1,57 @@
 #pragma once
-// Stage 5, timing: warm up, then the median of repeated launches on the device's own clock.
+// Stage 5, timing: warm up by time, then samples on the device's own clock as the timing plan
+// says (single launches, or replayed batches rotating argument sets), measured again when the
+// spread is too wide; the median, minimum and spread of the tightest measurement.
+#include <vector>
+
 #include "runtime/device.hpp"
 #include "validator/evaluation.hpp"
+#include "validator/timing_plan.hpp"
 #include "validator/verdict.hpp"
 
 namespace hone {
 
+/// Launches until options.warmup_ms have passed on the device's clock (and at least
+/// options.warmup_runs launches); returns the median launch seen, what plan_timing is given.
+double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args, const TimingOptions& options);
+
+/// Samples per `plan` on `arg_sets` (plan.input_sets of them, or fewer), measured again while the
+/// spread is too wide, at most options.remeasures times; the tightest measurement.
+TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets,
+                    const TimingPlan& plan, const TimingOptions& options);
+
+/// warm_up, plan_timing on one argument set, measure.
 TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args,
                         const TimingOptions& options);
 
-/// Times two kernels in turns (a, b, a, b, ...) after warming both up, so that drift in the
-/// machine's state (clocks, temperature, other load) affects both alike.
-std::pair<TimingStats, TimingStats> time_interleaved(Device& device, LoadedKernel& a, const LaunchDims& a_dims, void** a_args,
-                                                     LoadedKernel& b, const LaunchDims& b_dims, void** b_args,
+/// One kernel's part in an interleaved timing.
+struct TimedKernel {
+  LoadedKernel* kernel;
+  LaunchDims dims;
+  std::vector<void**> arg_sets;
+  TimingPlan plan;
+};
+
+/// Times two kernels in turns (a sample of a, one of b, ...) after warming both up, so that drift
+/// in the machine's state (clocks, temperature, other load) affects both alike.
+std::pair<TimingStats, TimingStats> time_interleaved(Device& device, const TimedKernel& a, const TimedKernel& b,
                                                      const TimingOptions& options);
 
 /// Median, minimum and relative spread of a set of samples.
 TimingStats summarize_samples(std::vector<double> samples_ms, const std::string& timer);
 
-/// Why `median_ms` is impossible on this device (below bytes over its memory bandwidth or flops
-/// over its peak), or "" when it is possible or the device's limits are unknown.
+/// Whether a measurement is too noisy to keep: its spread is above options.max_spread.
+bool needs_remeasure(const TimingStats& stats, const TimingOptions& options);
+
+/// How many times faster `candidate` is than `baseline` (their medians); 0 when either is missing.
+double speedup(const TimingStats& baseline, const TimingStats& candidate);
+
+/// A kernel may beat the device's measured copy rate (cuMemcpy reaches about 90% of the memory's
+/// peak) by a little, never by this factor: above it a time is impossible.
+constexpr double kCopyBandwidthHeadroom = 1.25;
+
+/// Why `median_ms` is impossible on this device (below bytes over its memory bandwidth, with the
+/// headroom above, or flops over its peak), or "" when it is possible or the limits are unknown.
 std::string impossible_speed(double median_ms, double bytes, double flops, const DeviceInfo& device);
 
 }  // namespace hone

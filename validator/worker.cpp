@@ -146,9 +146,12 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
       const std::string type = reply.value("type", "");
       if (type == "stage") stage = reply.value("stage", stage);
       else if (type == "fault") fault = reply.value("reason", "");
-      else if (type == "verdict") return reply.at("verdict").get<Verdict>();
-      else if (type == "error") {
-        Verdict v = Verdict::failed(reply.value("stage", stage), reply.value("message", "worker error"));
+      else if (type == "verdict" || type == "error") {
+        Verdict v = type == "verdict" ? reply.at("verdict").get<Verdict>()
+                                      : Verdict::failed(reply.value("stage", stage), reply.value("message", "worker error"));
+        // A worker whose device a fault made unusable says so and ends: wait for it, so that the
+        // next evaluation starts a new one instead of writing to one on its way out.
+        if (reply.value("exiting", false)) stop(false);
         return v;
       }
     }

@@ -1,7 +1,8 @@
 // hone-worker: evaluates candidates on one device, one request at a time, in its own process.
 // Requests arrive as JSON lines on fd 3; stage notices and the verdict leave as JSON lines on fd 4.
 //
-// Every request is evaluated in a child process forked for it; on the emu device the child runs
+// On the cuda device requests are evaluated in the worker itself (validator/in_process_evaluations.hpp).
+// Otherwise every request is evaluated in a child process forked for it; on the emu device the child runs
 // in the sandbox (validator/sandbox.hpp). The worker itself never loads a kernel: it reads the
 // request, forks, passes the child's protocol lines on to fd 4 and its stdout and stderr on to
 // its own stderr, and waits. A child that ends in any other way than with a verdict ends the
@@ -29,6 +30,7 @@
 #include "runtime/emu_device.hpp"
 #include "runtime/fatal_fault.hpp"
 #include "validator/evaluation.hpp"
+#include "validator/in_process_evaluations.hpp"
 #include "validator/sandbox.hpp"
 
 namespace {
@@ -206,12 +208,15 @@ int main(int argc, char** argv) {
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
   hone::set_fatal_fault_fd(kReplyFd);
+  std::unique_ptr<hone::Device> device;
   try {
-    open_worker_device(o);  // refuses a device this machine cannot open, before any request
+    device = open_worker_device(o);  // refuses a device this machine cannot open, before any request
   } catch (const std::exception& e) {
     std::cerr << "hone-worker: " << e.what() << "\n";
     return 2;
   }
+  if (o.kind == "cuda") return hone::serve_evaluations_in_process(*device, in, kReplyFd);
+  device.reset();
 
   char* line = nullptr;
   size_t cap = 0;

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The figures of scripts/gpu-check from a kernel cache tuned on the cuda device: per winner, its
+time and the reference's (re-timed in turns), the speedup, the bytes the op must move at the tuned
+shape (the family's spec formula), the bandwidth that time achieves and its share of the GPU's
+measured copy bandwidth. Prints a table; with --json FILE writes the same rows there.
+Usage: gpu_check_table.py CACHE_DIR DEVICES_JSON TEMPLATES_DIR [--json FILE]"""
+import json
+import os
+import re
+import sys
+
+
+def eval_formula(text, symbols):
+    # Spec formulas are integer arithmetic over shape symbols: nothing else may reach eval.
+    if not re.fullmatch(r"[A-Za-z0-9_+\-*/() ]+", text):
+        raise ValueError(f"formula {text!r} has characters other than symbols and + - * / ( )")
+    names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+    missing = names - set(symbols)
+    if missing:
+        raise ValueError(f"formula {text!r} uses {sorted(missing)} that the entry does not give")
+    return eval(text.replace("/", "//"), {"__builtins__": {}}, dict(symbols))
+
+
+def main():
+    args = sys.argv[1:]
+    out_json = None
+    if "--json" in args:
+        i = args.index("--json")
+        out_json = args[i + 1]
+        del args[i:i + 2]
+    if len(args) != 3:
+        sys.exit(__doc__)
+    cache_dir, devices_file, templates = args
+    manifest = json.load(open(os.path.join(cache_dir, "manifest.json")))
+    devices = json.load(open(devices_file))
+    gpu = devices["cuda"]["devices"][0]
+    copy_gbs = gpu["copy_bandwidth_gbs"]
+    rows = []
+    for e in manifest["entries"]:
+        spec = json.load(open(os.path.join(templates, e["op"], "spec.json")))
+        shape = dict(e["static_dims"])
+        for sym, (lo, hi) in e["buckets"].items():
+            shape[sym] = hi  # a task is tuned at its bucket's upper bound
+        nbytes = eval_formula(spec["bytes"], shape)
+        t, base = e["time_ms"], e["baseline_ms"]
+        achieved = nbytes / (t * 1e-3) / 1e9 if t > 0 else 0
+        rows.append({
+            "op": e["op"],
+            "shape": ",".join(f"{k}={v}" for k, v in sorted(shape.items())),
+            "winner": e["entry"],
+            "timer": e["timer"],
+            "time_ms": t,
+            "baseline_ms": base,
+            "speedup": base / t if t > 0 and base > 0 else 0,
+            "timed_in_turns": e.get("timed_in_turns", False),
+            "bytes": nbytes,
+            "achieved_gbs": achieved,
+            "of_copy_bandwidth": achieved / copy_gbs if copy_gbs > 0 else 0,
+        })
+    rows.sort(key=lambda r: (r["op"], r["shape"]))
+    header = ["op", "shape", "winner", "time ms", "reference ms", "speedup", "MB", "GB/s", "of copy bw"]
+    table = [header] + [[r["op"], r["shape"], r["winner"], f"{r['time_ms']:.4f}", f"{r['baseline_ms']:.4f}",
+                         f"{r['speedup']:.2f}x" + ("" if r["timed_in_turns"] else "*"), f"{r['bytes'] / 1e6:.2f}",
+                         f"{r['achieved_gbs']:.0f}", f"{100 * r['of_copy_bandwidth']:.0f}%"] for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    print(f"{gpu['name']} ({gpu['arch']}), copy bandwidth {copy_gbs:.0f} GB/s measured "
+          f"(attributes: {gpu['memory_bandwidth_gbs']:.0f} GB/s), driver {devices['cuda']['driver']}")
+    for row in table:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+    if any(not r["timed_in_turns"] for r in rows):
+        print("* the search's own times, not re-timed in turns")
+    if out_json:
+        with open(out_json, "w") as f:
+            json.dump({"device": gpu, "driver": devices["cuda"]["driver"], "rows": rows}, f, indent=2)
+    bad = [r for r in rows if r["timer"] != "gpu" or r["time_ms"] <= 0]
+    if bad:
+        sys.exit(f"{len(bad)} entries without a GPU time")
+
+
+if __name__ == "__main__":
+    main()

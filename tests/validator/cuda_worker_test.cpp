@@ -1,0 +1,104 @@
+// The cuda worker on a real GPU: a right kernel passes with GPU times, a kernel that faults the
+// context costs its candidate and its worker, and the next candidate runs in a new one; a hang is
+// ended by the timeout. Without a GPU every case says why it was skipped.
+#include <doctest/doctest.h>
+
+#include "core/json_file.hpp"
+#include "core/paths.hpp"
+#include "runtime/cuda_device.hpp"
+#include "runtime/device_select.hpp"
+#include "runtime/kernel_build.hpp"
+#include "runtime/nvrtc_compiler.hpp"
+#include "validator/static_check.hpp"
+#include "validator/worker.hpp"
+
+using namespace hone;
+
+namespace {
+
+struct GpuFixture {
+  std::string why = cuda_unavailable_reason();
+  std::string arch;
+  OpSpec op = load_op(templates_root(), "rmsnorm");
+  std::string source = read_text_file(std::string(HONE_TEST_DATA_DIR) + "/validator/rmsnorm_variants.cu");
+
+  GpuFixture() {
+    if (!why.empty()) return;
+    arch = compile_arch_for(make_cuda_device(0)->info().arch, nvrtc_supported_archs());
+  }
+
+  bool skip() const {
+    if (why.empty()) return false;
+    MESSAGE("skipped, no GPU here: " << why);
+    return true;
+  }
+
+  Candidate candidate(const std::string& entry) const {
+    Candidate c;
+    c.op = "rmsnorm";
+    c.origin = "user";
+    c.entry = entry;
+    c.source = source;
+    c.launch.grid = {Expr::parse("ceil_div(tokens, 32)"), Expr::constant(1), Expr::constant(1)};
+    c.launch.block = {Expr::constant(32), Expr::constant(1), Expr::constant(1)};
+    return c;
+  }
+
+  EvaluationRequest request(const Candidate& c) const {
+    Candidate ref = reference_candidate(op);
+    KernelBuild rb = build_kernel(static_build_request(op, ref, arch, "cuda"));
+    KernelBuild cb = build_kernel(static_build_request(op, c, arch, "cuda"));
+    REQUIRE_MESSAGE(rb.ok(), rb.error());
+    REQUIRE_MESSAGE(cb.ok(), cb.error());
+    EvaluationRequest r;
+    r.spec_dir = op.dir;
+    r.shape = {{"tokens", 64}, {"hidden", 4096}};
+    r.reference = {rb.image, ref.launch};
+    r.candidate = {cb.image, c.launch};
+    r.seeds = {11, 12};
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE_FIXTURE(GpuFixture, "cuda worker: a right kernel passes, timed by device events, and beats no physical floor") {
+  if (skip()) return;
+  Worker w({"cuda", arch, 120, {}});
+  Verdict v = w.evaluate(request(candidate("rmsnorm_right")));
+  REQUIRE_MESSAGE(v.pass, v.reason);
+  CHECK(v.timing.timer == "gpu");
+  CHECK(v.timing.runs >= 3);
+  CHECK(v.timing.median_ms > 0);
+  CHECK_FALSE(v.detail.contains("impossible_speed_check"));  // the floor was checked
+  MESSAGE("rmsnorm_right at 64x4096: " << v.timing.median_ms << " ms, spread " << v.timing.spread);
+  EvaluationRequest turns = request(candidate("rmsnorm_right"));
+  turns.check = false;
+  turns.time_against_reference = true;
+  Verdict t = w.evaluate(turns);
+  REQUIRE_MESSAGE(t.pass, t.reason);
+  CHECK(t.detail["baseline"]["median_ms"].get<double>() > 0);
+  CHECK(w.started() == 1);
+}
+
+TEST_CASE_FIXTURE(GpuFixture, "cuda worker: an illegal address costs one candidate and its worker, and the next runs in a new one") {
+  if (skip()) return;
+  Worker w({"cuda", arch, 120, {}});
+  Verdict crashed = w.evaluate(request(candidate("rmsnorm_crashes")));
+  CHECK_FALSE(crashed.pass);
+  CHECK_MESSAGE(crashed.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos, crashed.reason);
+  Verdict next = w.evaluate(request(candidate("rmsnorm_right")));
+  CHECK_MESSAGE(next.pass, next.reason);
+  CHECK(w.started() == 2);
+}
+
+TEST_CASE_FIXTURE(GpuFixture, "cuda worker: a kernel that never ends is stopped by the timeout, and the worker replaced") {
+  if (skip()) return;
+  Worker w({"cuda", arch, 10, {}});
+  Verdict hung = w.evaluate(request(candidate("rmsnorm_hangs")));
+  CHECK_FALSE(hung.pass);
+  CHECK_MESSAGE(hung.reason.find("did not answer within 10 s") != std::string::npos, hung.reason);
+  Verdict next = w.evaluate(request(candidate("rmsnorm_right")));
+  CHECK_MESSAGE(next.pass, next.reason);
+  CHECK(w.started() == 2);
+}

@@ -1,0 +1,113 @@
+// The timing method on recorded samples: statistics, the re-measure decision, when a kernel is
+// timed in replayed batches and over how many argument sets, the ratio of an interleaved
+// timing, and the physical floor.
+#include <doctest/doctest.h>
+
+#include "validator/timing.hpp"
+#include "validator/timing_plan.hpp"
+
+namespace {
+
+hone::DeviceInfo h200() {
+  hone::DeviceInfo d;
+  d.kind = "cuda";
+  d.name = "NVIDIA H200";
+  d.arch = "sm_90";
+  d.timer = "gpu";
+  d.copy_bandwidth_gbs = 4300;  // a device-to-device copy, read and write counted
+  d.peak_gflops = 2.1e6;
+  d.l2_bytes = 60.0 * (1 << 20);
+  d.replays_batches = true;
+  return d;
+}
+
+hone::DeviceInfo emu() {
+  hone::DeviceInfo d;
+  d.kind = "emu";
+  d.timer = "cpu";
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("timing statistics: median, minimum and spread of samples recorded on a GPU, an outlier included") {
+  // 30 event timings of one kernel (ms), one of them hit by a clock change.
+  std::vector<double> s = {0.0102, 0.0101, 0.0103, 0.0102, 0.0100, 0.0104, 0.0102, 0.0101, 0.0102, 0.0103,
+                           0.0102, 0.0101, 0.0350, 0.0102, 0.0103, 0.0101, 0.0102, 0.0102, 0.0104, 0.0101,
+                           0.0102, 0.0103, 0.0102, 0.0101, 0.0102, 0.0100, 0.0103, 0.0102, 0.0101, 0.0102};
+  const hone::TimingStats t = hone::summarize_samples(s, "gpu");
+  CHECK(t.runs == 30);
+  CHECK(t.timer == "gpu");
+  CHECK(t.median_ms == doctest::Approx(0.0102));
+  CHECK(t.min_ms == doctest::Approx(0.0100));
+  // p10 0.0101, p90 0.0103: the outlier moves neither the median nor the spread.
+  CHECK(t.spread == doctest::Approx(0.0002 / 0.0102));
+  hone::TimingOptions options;
+  CHECK_FALSE(hone::needs_remeasure(t, options));
+}
+
+TEST_CASE("timing statistics: a measurement whose middle is spread wide is measured again") {
+  const hone::TimingStats noisy = hone::summarize_samples({1.0, 1.4, 0.8, 1.9, 1.1, 0.7, 1.6, 1.2, 0.9, 2.0}, "gpu");
+  hone::TimingOptions options;
+  CHECK(noisy.spread > options.max_spread);
+  CHECK(hone::needs_remeasure(noisy, options));
+  options.max_spread = 2;
+  CHECK_FALSE(hone::needs_remeasure(noisy, options));
+}
+
+TEST_CASE("timing plan: kernels of a few microseconds are replayed in batches over rotated inputs, longer ones launched alone") {
+  const hone::TimingOptions options;
+  // rmsnorm at one token: 16 KiB moved, 4 us a launch.
+  const hone::TimingPlan tiny = hone::plan_timing(0.004, 16 * 1024, h200(), options);
+  CHECK(tiny.launches_per_sample == 50);  // 0.2 ms of kernels per sample
+  CHECK(tiny.input_sets == 50);           // as many sets as launches: far fewer than would fill L2 twice
+  CHECK(tiny.samples == hone::kMinGpuSamples);
+  // A gemv reading 32 MiB of weights, 9 us: four sets move twice the 60 MiB L2.
+  const hone::TimingPlan gemv = hone::plan_timing(0.009, 32.0 * (1 << 20), h200(), options);
+  CHECK(gemv.launches_per_sample == 23);
+  CHECK(gemv.input_sets == 4);
+  // Past the threshold: one launch per sample, the L2 flushed before each, no rotation needed.
+  const hone::TimingPlan longer = hone::plan_timing(hone::kBatchBelowMs, 16 * 1024, h200(), options);
+  CHECK(longer.launches_per_sample == 1);
+  CHECK(longer.input_sets == 1);
+  // A working set larger than twice the L2 is never in it: one set.
+  CHECK(hone::plan_timing(0.01, 200.0 * (1 << 20), h200(), options).input_sets == 1);
+  // A launch too short for the clock (0 ms) still makes a bounded batch.
+  CHECK(hone::plan_timing(0, 1024, h200(), options).launches_per_sample == 200);
+  CHECK(hone::plan_timing(1e-9, 1024, h200(), options).launches_per_sample <= hone::kMaxBatchLaunches);
+}
+
+TEST_CASE("timing plan: a device that cannot replay batches times every launch alone, with the requested repeats") {
+  hone::TimingOptions options;
+  options.repeats = 7;
+  const hone::TimingPlan p = hone::plan_timing(0.001, 1024, emu(), options);
+  CHECK(p.launches_per_sample == 1);
+  CHECK(p.input_sets == 1);
+  CHECK(p.samples == 7);
+}
+
+TEST_CASE("interleaved timing: the speedup is the ratio of the medians taken in turns") {
+  // Baseline and winner sampled alternately; the machine slowed down half-way for both.
+  const auto baseline = hone::summarize_samples({0.050, 0.051, 0.050, 0.060, 0.061, 0.060}, "gpu");
+  const auto winner = hone::summarize_samples({0.020, 0.020, 0.021, 0.024, 0.024, 0.025}, "gpu");
+  CHECK(hone::speedup(baseline, winner) == doctest::Approx(0.0555 / 0.0225));
+  CHECK(hone::speedup(baseline, hone::TimingStats{}) == 0);
+  CHECK(hone::speedup(hone::TimingStats{}, winner) == 0);
+}
+
+TEST_CASE("physical floor: a time below the bytes over the copy bandwidth (with headroom) or the flops over the peak is impossible") {
+  const hone::DeviceInfo d = h200();
+  // gemv 1x4096x4096 bf16: 2*(4096*4096 + 4096 + 4096) bytes, at most 1.25 x 4300 GB/s: 6.25 us.
+  const double bytes = 2.0 * (4096.0 * 4096 + 4096 + 4096);
+  const double floor_ms = bytes / (4300e9 * hone::kCopyBandwidthHeadroom) * 1e3;
+  CHECK(floor_ms == doctest::Approx(0.006250).epsilon(0.01));
+  const std::string cheat = hone::impossible_speed(0.5 * floor_ms, bytes, 2 * 4096.0 * 4096, d);
+  CHECK(cheat.find("impossible speed") == 0);
+  CHECK(cheat.find("4300 GB/s") != std::string::npos);
+  // Faster than cuMemcpy (95% of the peak where the copy reaches 90%) is possible.
+  CHECK(hone::impossible_speed(bytes / (4300e9 * 1.05) * 1e3, bytes, 2 * 4096.0 * 4096, d).empty());
+  // Flops: 1e12 flops in 0.1 ms is 1e7 GFLOP/s, above the bound.
+  CHECK(hone::impossible_speed(0.1, 0, 1e12, d).find("GFLOP/s") != std::string::npos);
+  // Unknown limits (emu): never impossible.
+  CHECK(hone::impossible_speed(1e-9, bytes, 1e12, emu()).empty());
+}

@@ -1,0 +1,32 @@
+#pragma once
+// How one kernel is timed on a device, decided from a warm-up launch's duration: one launch per
+// sample, or a batch replayed as one (a CUDA graph) for kernels of a few microseconds, whose
+// single launches are too short for the device's event clock; and among how many argument sets
+// a batch rotates, so that it reads its inputs from memory and not from what the previous
+// launch left in L2.
+#include "runtime/device.hpp"
+#include "validator/evaluation.hpp"
+
+namespace hone {
+
+struct TimingPlan {
+  int launches_per_sample = 1;  // >1: the sample is the mean of a replayed batch
+  int input_sets = 1;           // argument sets the launches rotate among
+  int samples = 5;              // samples per measurement
+};
+
+/// Launches shorter than this are timed in batches on a device that replays batches.
+constexpr double kBatchBelowMs = 0.02;
+/// A batch lasts about this long, long enough for the event clock (about 0.5 us resolution).
+constexpr double kBatchTargetMs = 0.2;
+/// At most this many launches in a batch and argument sets in a rotation.
+constexpr int kMaxBatchLaunches = 1000;
+constexpr int kMaxInputSets = 256;
+/// A device timed by its own events takes at least this many samples: they cost microseconds.
+constexpr int kMinGpuSamples = 30;
+
+/// The plan for a kernel whose warm launches take `launch_ms`, reading and writing
+/// `working_set_bytes`. Single launches need no rotation: the device flushes its L2 before each.
+TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceInfo& device, const TimingOptions& options);
+
+}  // namespace hone
