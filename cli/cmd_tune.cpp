@@ -8,6 +8,7 @@
 #include "cli/progress_view.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
+#include "tuner/llm_options.hpp"
 #include "tuner/search_strategy.hpp"
 #include "tuner/tuning_job.hpp"
 
@@ -41,6 +42,24 @@ std::set<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// The LLM proposer's flags. There is deliberately no flag for the key: a flag's value shows in
+// `ps` and in shell history; --llm-key-env names the variable that holds it.
+void add_llm_options(CLI::App& cmd, LlmOptions& o) {
+  cmd.add_option("--llm-base-url", o.base_url, "OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: $OPENAI_BASE_URL)");
+  cmd.add_option("--llm-model", o.model, "model name the endpoint serves (default: $HONE_LLM_MODEL)");
+  cmd.add_option("--llm-key-env", o.key_env, "environment variable holding the API key (none set: no key is sent)")
+      ->capture_default_str();
+  cmd.add_option("--llm-attempts", o.attempts, "LLM attempts per task: kernels tried plus replies that gave none")
+      ->capture_default_str();
+  cmd.add_option("--llm-max-requests", o.max_requests, "HTTP requests to the LLM per job, retries included")->capture_default_str();
+  cmd.add_option("--llm-max-tokens", o.max_tokens, "prompt and completion tokens per job")->capture_default_str();
+  cmd.add_option("--llm-reply-tokens", o.reply_tokens, "max_tokens of one completion")->capture_default_str();
+  cmd.add_option("--llm-timeout", o.timeout_s, "seconds one LLM request may take")->capture_default_str();
+  cmd.add_option("--llm-retries", o.retries, "retries of a request on 429, 5xx, timeouts and cut-off answers")->capture_default_str();
+  cmd.add_option("--llm-sweep", o.sweep, "configurations tried from one reply's parameter space, at most")->capture_default_str();
+  cmd.add_flag("--show-prompt", o.show_prompt, "print every prompt sent to the LLM (stderr); `hone llm show` prints stored ones");
+}
+
 std::string strategy_help() {
   std::string names;
   for (const auto& n : strategy_names()) names += (names.empty() ? "" : ", ") + n;
@@ -58,6 +77,11 @@ int run_tune(TuneArgs a) {
   a.job.proposers.clear();
   if (a.proposer == "both") a.job.proposers = {"template", "llm"};
   else a.job.proposers = {a.proposer};
+  if (a.job.llm.attempts == 0) throw InputError("--llm-attempts must be at least 1");
+  if (a.job.llm.max_requests == 0) throw InputError("--llm-max-requests must be at least 1");
+  if (a.job.llm.max_tokens <= 0 || a.job.llm.reply_tokens <= 0) throw InputError("--llm-max-tokens and --llm-reply-tokens must be positive");
+  if (!(a.job.llm.timeout_s > 0)) throw InputError("--llm-timeout must be positive");
+  if (a.job.llm.retries < 0) throw InputError("--llm-retries must not be negative");
   a.job.stop = &interrupt_requested;
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
@@ -105,7 +129,11 @@ void add_tune_command(CLI::App& app, Action& action) {
   cmd->add_option("--plateau", a->job.plateau, "stop a task's search after this many candidates without a better time (0: never)")
       ->capture_default_str();
   cmd->add_option("--strategy", a->job.strategy, strategy_help())->capture_default_str();
-  cmd->add_option("--proposer", a->proposer, "where candidates come from: template")->capture_default_str();
+  cmd->add_option("--proposer", a->proposer,
+                  "where candidates come from: template, llm (an OpenAI-compatible model writes them) or both "
+                  "(the template search, then the LLM refining its winner)")
+      ->capture_default_str();
+  add_llm_options(*cmd, a->job.llm);
   cmd->add_option("--arch", a->job.arch, "architecture compiled and checked for")->capture_default_str();
   cmd->add_option("--seed", a->job.seed, "seed of the search (validation inputs are always fresh)")->capture_default_str();
   cmd->add_option("--jobs", a->job.compile_threads, "compile threads (0: one per core)")->capture_default_str();

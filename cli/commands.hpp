@@ -20,5 +20,6 @@ void add_check_command(CLI::App& app, Action& action);
 void add_gate_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
 void add_devices_command(CLI::App& app, Action& action);
+void add_llm_command(CLI::App& app, Action& action);
 
 }  // namespace hone::cli

@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "tuner/records.hpp"
+#include "validator/isolated_build.hpp"
+#include "validator/source_policy.hpp"
 #include "validator/static_check.hpp"
 
 namespace hone {
@@ -22,11 +24,13 @@ void build_kernels(const OpSpec& op, std::vector<BuildJob>& jobs, const std::str
     auto c = db.compile(jobs[i].candidate_id, arch);
     if (c && c->compiler == nvrtc_identity()) known[i] = nvrtc_result_from_record(*c, jobs[i].candidate->entry);
   }
-  // Both compilers are pure functions of the source: threads may run them at once.
+  // Both compilers are pure functions of the source: threads may run them at once. Untrusted
+  // source is compiled only in a sandboxed compile process, never in this one.
   boost::asio::thread_pool pool(std::min<std::size_t>(build_threads(threads), jobs.size()));
   for (std::size_t i = 0; i < jobs.size(); ++i)
     boost::asio::post(pool, [&, i] {
-      jobs[i].build = build_kernel(static_build_request(op, *jobs[i].candidate, arch, device_kind), known[i]);
+      const KernelBuildRequest request = static_build_request(op, *jobs[i].candidate, arch, device_kind);
+      jobs[i].build = is_untrusted(*jobs[i].candidate) ? build_isolated(request, known[i]) : build_kernel(request, known[i]);
     });
   pool.join();
   for (std::size_t i = 0; i < jobs.size(); ++i)

@@ -20,7 +20,9 @@ struct BuildJob {
 };
 
 /// Builds every job (NVRTC for `arch`, plus the device's own build), `threads` at a time
-/// (0: one per core). A compile the database knows for this NVRTC is not repeated; new ones
+/// (0: one per core); untrusted candidates (llm, user) in a sandboxed compile process each
+/// (validator/isolated_build.hpp), after the caller has held them to the source policy. A
+/// compile the database knows for this NVRTC is not repeated; new ones
 /// are stored.
 void build_kernels(const OpSpec& op, std::vector<BuildJob>& jobs, const std::string& arch, const std::string& device_kind,
                    unsigned threads, KnowledgeDb& db);

@@ -69,8 +69,10 @@ Exchange post(const LlmEndpoint& e, const std::string& url, const std::string& b
   x.code = curl_easy_perform(curl.get());
   x.curl_error = error[0] ? error : curl_easy_strerror(x.code);
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &x.status);
-  curl_off_t retry_after = -1;
-  if (curl_easy_getinfo(curl.get(), CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after >= 0 &&
+  // libcurl answers 0 when there is no Retry-After header, so 0 means "none": such an answer gets
+  // the client's own backoff (a server that means "retry at once" gets a short wait).
+  curl_off_t retry_after = 0;
+  if (curl_easy_getinfo(curl.get(), CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0 &&
       (x.status == 429 || x.status == 503 || x.status >= 500))
     x.retry_after_s = static_cast<double>(retry_after);
   return x;

@@ -31,6 +31,7 @@ struct LlmOptions {
   std::size_t failure_notes = 6;           // notes on recent attempts in a prompt, at most
   std::size_t sweep = 4;                   // configurations tried from one reply's parameter space, at most
   bool show_prompt = false;                // print every prompt as it is sent
+  BackoffSleep sleep;                      // waits between retries; empty: really sleep (tests record instead)
   /// What the job spent so far: copies of these options share it, so it spans the job's tasks.
   std::shared_ptr<LlmSpending> spent = std::make_shared<LlmSpending>();
 };

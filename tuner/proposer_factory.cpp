@@ -29,7 +29,7 @@ void check_strategy(const std::string& name) {
 
 std::unique_ptr<Proposer> make_proposer(const std::string& name, const ProposerSetup& s) {
   check_proposer(name);
-  if (name == "llm") return std::make_unique<LlmProposer>(s, s.options->llm, resolve_llm_endpoint(s.options->llm));
+  if (name == "llm") return std::make_unique<LlmProposer>(s, s.options->llm, resolve_llm_endpoint(s.options->llm), s.options->llm.sleep);
   SearchLimits limits = SearchLimits::of(s.options->budget);
   limits.seconds = s.options->task_seconds;
   limits.plateau = s.options->plateau;

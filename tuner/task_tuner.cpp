@@ -36,6 +36,7 @@ struct Pending {
   Candidate candidate;
   std::int64_t candidate_id = 0;
   std::optional<ResultRecord> previous;  // from an earlier run: resume reuses it
+  std::optional<Verdict> refused;        // untrusted source outside the allow-list: never compiled
   KernelBuild build;
 };
 
@@ -112,12 +113,16 @@ class TaskTuner {
       if (batch.empty()) break;
       used += batch.size();
 
+      // Untrusted source (llm, user) keeps to the allow-list before anything compiles it.
       std::vector<BuildJob> jobs;
-      for (auto& p : batch)
-        if (!p.previous) jobs.push_back({&p.candidate, p.candidate_id, {}});
+      for (auto& p : batch) {
+        if (p.previous) continue;
+        if (Verdict policy = source_policy_verdict(p.candidate, ctx_.device.kind); !policy.pass) p.refused = policy;
+        else jobs.push_back({&p.candidate, p.candidate_id, {}});
+      }
       build_kernels(op_, jobs, ctx_.arch, ctx_.device.kind, ctx_.compile_threads, db_);
       for (std::size_t i = 0, j = 0; i < batch.size(); ++i)
-        if (!batch[i].previous) batch[i].build = std::move(jobs[j++].build);
+        if (!batch[i].previous && !batch[i].refused) batch[i].build = std::move(jobs[j++].build);
 
       for (auto& p : batch) {
         if (stopped()) return interrupted();
@@ -131,9 +136,7 @@ class TaskTuner {
 
   ResultRecord evaluate(const Pending& p) {
     if (p.previous) return *p.previous;
-    // Untrusted source (llm, user) keeps to the allow-list or fails here; build_kernels did not compile it.
-    Verdict v = source_policy_verdict(p.candidate, ctx_.device.kind);
-    if (v.pass) v = static_verdict(op_, p.candidate, p.build, t_.shape);
+    Verdict v = p.refused ? *p.refused : static_verdict(op_, p.candidate, p.build, t_.shape);
     if (v.pass && ctx_.worker) v = ctx_.worker->evaluate(request(p, true));
     ResultRecord r = result_record(ctx_.task_id, p.candidate_id, ctx_.device.id(), v);
     db_.add_result(r);

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "validator/hidden_tests.hpp"
+#include "validator/isolated_build.hpp"
 #include "validator/source_policy.hpp"
 
 namespace hone {
@@ -37,7 +38,9 @@ Verdict validate_candidate(const OpSpec& op, const Candidate& candidate, const B
   Verdict policy = source_policy_verdict(candidate, options.device_kind);
   if (!policy.pass) return policy;
 
-  const KernelBuild build = build_kernel(static_build_request(op, candidate, options.arch, options.device_kind));
+  // Untrusted source reaches a compiler only in the sandboxed compile process.
+  const KernelBuildRequest build_request = static_build_request(op, candidate, options.arch, options.device_kind);
+  const KernelBuild build = is_untrusted(candidate) ? build_isolated(build_request) : build_kernel(build_request);
   Verdict v = static_verdict(op, candidate, build, shape, options.limits);
   if (!v.pass || options.device_kind == "none") return v;
 

@@ -8,6 +8,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "runtime/emu/rt/fault_handler.hpp"
 #include "runtime/emu_device.hpp"
@@ -134,10 +136,12 @@ class Filter {
     remember(nr, name, why);
     check(seccomp_rule_add_array(ctx_, SCMP_ACT_TRAP, nr, static_cast<unsigned>(when.size()), when.begin()), name);
   }
-  void refuse(const char* name, int error) {
+  void refuse(const char* name, int error, std::initializer_list<scmp_arg_cmp> when = {}) {
     const int nr = seccomp_syscall_resolve_name(name);
     if (nr == __NR_SCMP_ERROR) return;
-    check(seccomp_rule_add(ctx_, SCMP_ACT_ERRNO(static_cast<std::uint16_t>(error)), nr, 0), name);
+    check(seccomp_rule_add_array(ctx_, SCMP_ACT_ERRNO(static_cast<std::uint16_t>(error)), nr,
+                                 static_cast<unsigned>(when.size()), when.begin()),
+          name);
   }
   void load() { check(seccomp_load(ctx_), "seccomp_load"); }
 
@@ -161,6 +165,24 @@ void resolve_open_calls() {
     const int nr = seccomp_syscall_resolve_name(names[i]);
     open_calls[i] = nr == __NR_SCMP_ERROR ? -1 : nr;
   }
+}
+
+// What neither a kernel nor a compiler ever needs: the network, other processes' memory, and
+// the system's configuration.
+void trap_network(Filter& f) {
+  for (const char* name : {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4"})
+    f.trap(name, "networking");
+}
+
+void trap_system_changes(Filter& f, bool with_limits) {
+  for (const char* name : {"ptrace", "process_vm_readv", "process_vm_writev"}) f.trap(name, "touching other processes");
+  if (with_limits) f.trap("setrlimit", "changing the system");
+  for (const char* name : {"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setgroups",
+                           "capset", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "bpf",
+                           "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load", "init_module",
+                           "finit_module", "delete_module", "reboot", "swapon", "swapoff", "sethostname", "setdomainname",
+                           "acct", "add_key", "keyctl", "request_key"})
+    f.trap(name, "changing the system");
 }
 
 std::uint64_t current_address_space() {
@@ -205,8 +227,7 @@ void enter_sandbox(const SandboxLimits& limits) {
   for (const char* name : {"fork", "vfork"}) f.trap(name, "starting a process");
   f.trap("clone", "starting a process", {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)});
   f.refuse("clone3", ENOSYS);  // its flags are out of a filter's sight; glibc falls back to clone
-  for (const char* name : {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4"})
-    f.trap(name, "networking");
+  trap_network(f);
   trap_writing_opens(f, "open", 1);
   trap_writing_opens(f, "openat", 2);
   f.trap("openat2", "opening a file");  // its flags are out of sight too
@@ -218,17 +239,12 @@ void enter_sandbox(const SandboxLimits& limits) {
                            "fremovexattr", "open_by_handle_at", "name_to_handle_at", "memfd_create"})
     f.trap(name, "changing files");
   for (const char* name : {"io_uring_setup", "io_uring_enter", "io_uring_register"}) f.trap(name, "asynchronous I/O");
-  for (const char* name : {"ptrace", "process_vm_readv", "process_vm_writev", "tkill"}) f.trap(name, "touching other processes");
+  f.trap("tkill", "touching other processes");
   const auto self = static_cast<scmp_datum_t>(getpid());
   f.trap("kill", "signalling another process", {SCMP_A0(SCMP_CMP_NE, self)});
   f.trap("tgkill", "signalling another process", {SCMP_A0(SCMP_CMP_NE, self)});
   f.trap("prlimit64", "changing resource limits", {SCMP_A2(SCMP_CMP_NE, 0)});
-  for (const char* name : {"setrlimit", "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setgroups",
-                           "capset", "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "bpf",
-                           "perf_event_open", "userfaultfd", "kexec_load", "kexec_file_load", "init_module",
-                           "finit_module", "delete_module", "reboot", "swapon", "swapoff", "sethostname", "setdomainname",
-                           "acct", "add_key", "keyctl", "request_key"})
-    f.trap(name, "changing the system");
+  trap_system_changes(f, true);
   phase.store(kLoading);
   f.load();
 }
@@ -241,6 +257,38 @@ void forbid_file_opens() {
     f.load();
     phase.store(kRunning);
   });
+}
+
+SandboxLimits compile_sandbox_limits(double timeout_s) {
+  constexpr std::uint64_t MiB = 1024 * 1024;
+  SandboxLimits limits;
+  const char* v = std::getenv("HONE_COMPILE_MEMORY_MB");
+  limits.memory_bytes = (v && *v ? std::strtoull(v, nullptr, 10) : 8192) * MiB;
+  if (timeout_s > 0) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    limits.cpu_seconds = static_cast<std::uint64_t>(std::ceil(timeout_s * cores)) + 10;
+  }
+  return limits;
+}
+
+void enter_compile_sandbox(const SandboxLimits& limits) {
+  // Inherited by the programs the compilers start; hard limits too, so none can raise them back.
+  if (limits.memory_bytes) set_limit(RLIMIT_AS, limits.memory_bytes, limits.memory_bytes, "RLIMIT_AS");
+  if (limits.cpu_seconds) set_limit(RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds, "RLIMIT_CPU");
+  constexpr std::uint64_t kMaxFile = 1024ull * 1024 * 1024;  // a precompiled header is tens of MiB
+  set_limit(RLIMIT_FSIZE, kMaxFile, kMaxFile, "RLIMIT_FSIZE");
+  set_limit(RLIMIT_CORE, 0, 0, "RLIMIT_CORE");
+
+  Filter f;
+  trap_network(f);
+  trap_system_changes(f, false);
+  // GCC raises its own stack limit when it starts and carries on when it may not: refuse, do not trap.
+  f.refuse("setrlimit", EPERM);
+  f.refuse("prlimit64", EPERM, {SCMP_A2(SCMP_CMP_NE, 0)});
+  // The compilers may signal their own children, whose pids no filter knows in advance; a signal
+  // to every process (pid -1) is never theirs.
+  f.trap("kill", "signalling every process", {SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 0xffffffffu)});
+  f.load();
 }
 
 }  // namespace hone

@@ -26,6 +26,12 @@
 //
 // Not covered: a kernel can still write to the descriptors it inherits (the protocol pipe), so
 // the sandbox protects the host, not the honesty of the verdict; the validation stages check that.
+//
+// Compiling untrusted source (validator/isolated_build.hpp) runs under a second, looser profile:
+// NVRTC and the host compiler it starts must run programs (g++, cc1plus, as, ld) and write their
+// outputs, so those stay allowed; networking, touching other processes, raising limits and
+// changing the system are not. Its address space, CPU time and file sizes are limited, and a
+// trapped call ends the compile (SIGSYS, no handler): the build fails, hone carries on.
 #include <cstdint>
 
 namespace hone {
@@ -46,5 +52,13 @@ void enter_sandbox(const SandboxLimits& limits);
 
 /// Step 2, once the kernels are loaded: no file may be opened any more. Safe to call repeatedly.
 void forbid_file_opens();
+
+/// Limits for compiling one kernel within `timeout_s` (0: none): 8 GiB of address space, or
+/// $HONE_COMPILE_MEMORY_MB, and CPU time for the whole time limit on every core.
+SandboxLimits compile_sandbox_limits(double timeout_s);
+
+/// The compile profile above, for this process and the compilers it starts. Throws
+/// std::runtime_error when the filter cannot be installed.
+void enter_compile_sandbox(const SandboxLimits& limits);
 
 }  // namespace hone

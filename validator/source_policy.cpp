@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <set>
+#include <sstream>
+#include <utility>
 #include <vector>
 
 namespace hone {
@@ -36,7 +38,17 @@ struct Token {
 struct Lexed {
   std::vector<std::string> includes;
   std::vector<Token> tokens;
+  std::string directive_problem;  // a directive that reads a file other than through #include
 };
+
+// The directive's name ("include", "pragma") and what follows it, from a preprocessor line.
+std::pair<std::string, std::string> directive(const std::string& line, std::size_t hash) {
+  std::size_t b = line.find_first_not_of(" \t", hash + 1);
+  if (b == std::string::npos) return {"", ""};
+  std::size_t e = b;
+  while (e < line.size() && (std::isalnum(static_cast<unsigned char>(line[e])) || line[e] == '_')) ++e;
+  return {line.substr(b, e - b), line.substr(e)};
+}
 
 Lexed lex(const std::string& src) {
   Lexed out;
@@ -75,12 +87,19 @@ Lexed lex(const std::string& src) {
     pos = eol + 1;
     std::size_t first = line.find_first_not_of(" \t");
     if (first != std::string::npos && line[first] == '#') {
-      std::size_t inc = line.find("include", first);
-      if (inc != std::string::npos) {
-        std::size_t open = line.find_first_of("<\"", inc);
-        std::size_t close = open == std::string::npos ? std::string::npos : line.find_first_of(">\"", open + 1);
+      // GCC still honours #import in C++ (an #include once), and #include_next opens a file too.
+      const auto [name, rest] = directive(line, first);
+      if (name == "include" || name == "include_next" || name == "import") {
+        std::size_t open = rest.find_first_of("<\"");
+        std::size_t close = open == std::string::npos ? std::string::npos : rest.find_first_of(">\"", open + 1);
         out.includes.push_back(open == std::string::npos || close == std::string::npos ? line.substr(first)
-                                                                                      : line.substr(open + 1, close - open - 1));
+                                                                                      : rest.substr(open + 1, close - open - 1));
+      } else if (name == "pragma") {
+        std::istringstream words(rest);
+        std::string a, b;
+        words >> a >> b;
+        if (a == "GCC" && b == "dependency" && out.directive_problem.empty())
+          out.directive_problem = "uses #pragma GCC dependency, which reads another file";
       }
       continue;
     }
@@ -130,8 +149,11 @@ std::string untrusted_source_violation(const std::string& source, const std::str
   for (const auto& inc : l.includes)
     if (!kAllowedIncludes.count(inc)) return "includes \"" + inc + "\", which is not a CUDA header";
 
+  if (!l.directive_problem.empty()) return l.directive_problem;
+
   for (std::size_t i = 0; i < l.tokens.size(); ++i) {
     const std::string& t = l.tokens[i].text;
+    if (t == "_Pragma" || t == "__pragma") return "uses " + t + ", which hides a directive from this check";
     if ((t == "asm" || t == "__asm__" || t == "__asm") && device_kind == "emu")
       return "uses inline assembly, which cannot run under emulation";
     if (t == "<<<" || t == "cudaLaunchKernel" || t == "cudaLaunchCooperativeKernel" || t == "cudaGraphLaunch")

@@ -9,6 +9,9 @@
 // worker the same way (the same exit status or signal), after its fault report, if it made one,
 // has been passed on: the client then sees what it would have seen had the kernel run in the
 // worker itself, gives the reason in the verdict, and starts a new worker.
+//
+// `hone-worker --compile` builds one untrusted kernel instead (validator/isolated_build.hpp): the
+// request on fd 3, the build on fd 4, under the compile sandbox, then it exits.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,6 +34,7 @@
 #include "runtime/fatal_fault.hpp"
 #include "validator/evaluation.hpp"
 #include "validator/in_process_evaluations.hpp"
+#include "validator/isolated_build.hpp"
 #include "validator/sandbox.hpp"
 
 namespace {
@@ -194,10 +198,22 @@ void evaluate_request(const Options& o, const std::string& line) {
 
 int main(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--device") == 0) o.kind = argv[i + 1];
-    else if (std::strcmp(argv[i], "--arch") == 0) o.arch = argv[i + 1];
-    else if (std::strcmp(argv[i], "--timeout") == 0) o.timeout_s = std::atof(argv[i + 1]);
+  bool compile = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--compile") == 0) compile = true;
+    else if (i + 1 >= argc) break;
+    else if (std::strcmp(argv[i], "--device") == 0) o.kind = argv[++i];
+    else if (std::strcmp(argv[i], "--arch") == 0) o.arch = argv[++i];
+    else if (std::strcmp(argv[i], "--timeout") == 0) o.timeout_s = std::atof(argv[++i]);
+  }
+  if (compile) {
+    if (::fcntl(kRequestFd, F_GETFD) < 0 || ::fcntl(kReplyFd, F_GETFD) < 0) {
+      std::cerr << "hone-worker --compile: runs under hone, which passes the request on fd 3 and reads the build on fd 4\n";
+      return 2;
+    }
+    // Whatever the compilers do, they do not outlive hone.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return hone::serve_isolated_build(kRequestFd, kReplyFd, o.timeout_s);
   }
   FILE* in = fdopen(kRequestFd, "r");
   if (!in || ::fcntl(kReplyFd, F_GETFD) < 0) {

@@ -49,3 +49,13 @@ TEST_CASE("source policy: trusted origins are not held to it") {
   CHECK(v.stage == "static");
   CHECK(v.reason.rfind("untrusted source declares", 0) == 0);
 }
+
+TEST_CASE("source policy: directives that read other files are held to the CUDA headers too") {
+  // GCC still honours #import in C++ (a deprecated #include once), and #include_next and
+  // `#pragma GCC dependency` open the file they name.
+  CHECK(check("#import \"/etc/passwd\"\n").find("includes \"/etc/passwd\"") != std::string::npos);
+  CHECK(check("#  include_next <stdlib.h>\n").find("includes \"stdlib.h\"") != std::string::npos);
+  CHECK(check("#pragma GCC dependency \"/etc/shadow\"\n").find("reads another file") != std::string::npos);
+  CHECK(check("_Pragma(\"GCC dependency \\\"/etc/shadow\\\"\")\n").find("_Pragma") != std::string::npos);
+  CHECK(check("#pragma unroll 4\n#pragma once\n#import_not_a_directive\n") == "");
+}
