@@ -1,4 +1,3 @@
-#include <csignal>
 #include <iostream>
 #include <sstream>
 
@@ -6,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/progress_view.hpp"
+#include "cli/stop_signals.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
 #include "tuner/llm_options.hpp"
@@ -15,17 +15,6 @@
 namespace hone::cli {
 
 namespace {
-
-std::atomic<bool> interrupt_requested{false};
-
-// The first Ctrl-C lets the candidate in flight finish and be stored, so a rerun continues where
-// the job stopped; the second one ends hone at once.
-extern "C" void on_interrupt(int) {
-  if (interrupt_requested.exchange(true)) {
-    std::signal(SIGINT, SIG_DFL);
-    std::raise(SIGINT);
-  }
-}
 
 struct TuneArgs {
   TuneOptions job;
@@ -82,10 +71,7 @@ int run_tune(TuneArgs a) {
   if (a.job.llm.max_tokens <= 0 || a.job.llm.reply_tokens <= 0) throw InputError("--llm-max-tokens and --llm-reply-tokens must be positive");
   if (!(a.job.llm.timeout_s > 0)) throw InputError("--llm-timeout must be positive");
   if (a.job.llm.retries < 0) throw InputError("--llm-retries must not be negative");
-  a.job.stop = &interrupt_requested;
-  struct sigaction sa {};
-  sa.sa_handler = on_interrupt;
-  sigaction(SIGINT, &sa, nullptr);
+  a.job.stop = &install_stop_signals();
 
   auto view = make_progress_view(stderr);
   TuneReport report = run_tuning_job(a.job, *view);
@@ -109,7 +95,7 @@ int run_tune(TuneArgs a) {
   std::cout << ", database " << a.db << "\n\n" << t.str();
   if (report.interrupted) {
     std::cout << "\ninterrupted: the results so far are stored; run the same command again to continue\n";
-    return 130;
+    return stop_exit_code();
   }
   return report.all_won() ? 0 : 1;
 }
@@ -134,7 +120,7 @@ void add_tune_command(CLI::App& app, Action& action) {
                   "(the template search, then the LLM refining its winner)")
       ->capture_default_str();
   add_llm_options(*cmd, a->job.llm);
-  cmd->add_option("--arch", a->job.arch, "architecture compiled and checked for")->capture_default_str();
+  cmd->add_option("--arch", a->job.arch, "architecture compiled and checked for (default: the GPU's own on cuda, sm_90 on emu and none)");
   cmd->add_option("--seed", a->job.seed, "seed of the search (validation inputs are always fresh)")->capture_default_str();
   cmd->add_option("--jobs", a->job.compile_threads, "compile threads (0: one per core)")->capture_default_str();
   cmd->add_option("--shard", a->shard, "i/n: take every n-th task from the i-th (job arrays, indexed jobs)")

@@ -9,7 +9,9 @@
 #include "core/paths.hpp"
 #include "core/sha256.hpp"
 #include "knowledge_db/knowledge_db.hpp"
+#include "runtime/cuda_device.hpp"
 #include "runtime/device_select.hpp"
+#include "runtime/nvrtc_compiler.hpp"
 #include "tuner/proposer_factory.hpp"
 #include "tuner/records.hpp"
 #include "validator/worker.hpp"
@@ -34,8 +36,15 @@ bool TuneReport::all_won() const {
   return !interrupted;
 }
 
-TuneReport run_tuning_job(const TuneOptions& opt, JobProgress& progress) {
+TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   TuneReport report;
+  DeviceChoice choice = choose_device(requested.device);
+  TuneOptions opt = requested;
+  // Without --arch, a GPU gets code for its own architecture (the newest NVRTC target at or below
+  // it); emu and none, which have none, check for sm_90. The device is opened here for its
+  // description only: on a GPU the worker holds the context.
+  report.device = open_device(choice.kind, opt.arch.empty() ? "sm_90" : opt.arch)->info();
+  if (opt.arch.empty()) opt.arch = choice.kind == "cuda" ? compile_arch_for(report.device.arch, nvrtc_supported_archs()) : "sm_90";
   ModelShapes model = load_model_shapes(opt.model_file);
   std::vector<Task> all = tasks_from_model(model, templates_root(), opt.ops, opt.arch);
   if (all.empty()) throw InputError("no tasks: " + opt.model_file.string() + " has none of the ops asked for");
@@ -46,8 +55,6 @@ TuneReport run_tuning_job(const TuneOptions& opt, JobProgress& progress) {
   for (const auto& p : opt.proposers) check_proposer(p, opt);
   check_strategy(opt.strategy);
 
-  DeviceChoice choice = choose_device(opt.device);
-  report.device = open_device(choice.kind, opt.arch)->info();
   report.note = choice.note;
   // Opened only once the input is known good: bad input leaves no database behind.
   KnowledgeDb db(opt.db_file);

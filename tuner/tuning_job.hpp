@@ -28,7 +28,7 @@ struct TuneOptions {
   std::string strategy = "auto";
   std::optional<double> task_seconds;      // a time budget per task's search
   std::size_t plateau = 0;                 // stop a search after this many candidates without a better time
-  std::string arch = "sm_90";
+  std::string arch;                        // "": the GPU's own on cuda, sm_90 on emu and none
   std::uint64_t seed = 1;                  // the search's seed; validation inputs are always fresh
   unsigned compile_threads = 0;            // 0: hardware concurrency
   double worker_timeout_s = 300;

@@ -180,3 +180,15 @@ TEST_CASE_FIXTURE(Scratch, "tuning job: device none compiles and checks, runs no
   KnowledgeDb db(o.db_file);
   CHECK(db.winners().empty());
 }
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: without an architecture emu and none check for sm_90, and the plan is the one sm_90 names") {
+  TuneOptions o = options("arch.db", 1);
+  REQUIRE(o.arch.empty());
+  Recorder r;
+  const TuneReport first = run_tuning_job(o, r);
+  REQUIRE(first.all_won());
+  for (const auto& t : KnowledgeDb(o.db_file).tasks()) CHECK(t.arch == "sm_90");
+  o.arch = "sm_90";
+  Recorder again;
+  for (const auto& t : run_tuning_job(o, again).tasks) CHECK(t.from_earlier_run);
+}
