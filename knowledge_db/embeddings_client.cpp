@@ -1,12 +1,13 @@
 #include "knowledge_db/embeddings_client.hpp"
 
-#include <curl/curl.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <memory>
 
 #include <nlohmann/json.hpp>
+
+#include "core/curl_handles.hpp"
+#include "core/outside_text.hpp"
 
 namespace hone {
 
@@ -22,39 +23,15 @@ std::string first_of(const std::string& flag, const char* variable) { return fla
 // Batches small enough for any server (OpenAI takes up to 2048 inputs).
 constexpr std::size_t kBatch = 128;
 
-std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
-
-struct CurlFree {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
-
-// The key must not reach a message, even if a server echoes the request back.
-std::string redact(std::string text, const std::string& key) {
-  if (key.empty()) return text;
-  for (auto at = text.find(key); at != std::string::npos; at = text.find(key, at)) text.replace(at, key.size(), "***");
-  return text;
-}
-
-std::string snippet(const std::string& body) {
-  std::string s = body.substr(0, 200);
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return body.size() > 200 ? s + "..." : s;
-}
-
 std::vector<Embedding> fetch_batch(const EmbeddingEndpoint& e, const std::vector<std::string>& texts) {
   const std::string url = e.url();
   auto fail = [&](const std::string& problem) -> EmbeddingError {
     return EmbeddingError(redact("embeddings endpoint " + url + ": " + problem, e.api_key));
   };
-  std::unique_ptr<CURL, CurlFree> curl(curl_easy_init());
+  CurlHandle curl(curl_easy_init());
   if (!curl) throw fail("cannot start libcurl");
   const std::string body = nlohmann::json{{"model", e.model}, {"input", texts}}.dump();
-  std::unique_ptr<curl_slist, CurlFree> headers;
+  CurlHeaders headers;
   auto add_header = [&](const std::string& h) { headers.reset(curl_slist_append(headers.release(), h.c_str())); };
   add_header("Content-Type: application/json");
   if (!e.api_key.empty()) add_header("Authorization: Bearer " + e.api_key);
@@ -64,7 +41,7 @@ std::vector<Embedding> fetch_batch(const EmbeddingEndpoint& e, const std::vector
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
   curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_to_string);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &response);
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT, 10L);
@@ -74,11 +51,11 @@ std::vector<Embedding> fetch_batch(const EmbeddingEndpoint& e, const std::vector
   if (rc != CURLE_OK) throw fail(error[0] ? error : curl_easy_strerror(rc));
   long status = 0;
   curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
-  if (status != 200) throw fail("HTTP " + std::to_string(status) + ": " + snippet(response));
+  if (status != 200) throw fail("HTTP " + std::to_string(status) + ": " + snippet(response, 200));
 
   nlohmann::json j = nlohmann::json::parse(response, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("data") || !j["data"].is_array())
-    throw fail("the answer is not an embeddings list: " + snippet(response));
+    throw fail("the answer is not an embeddings list: " + snippet(response, 200));
   if (j["data"].size() != texts.size())
     throw fail("asked for " + std::to_string(texts.size()) + " embeddings, got " + std::to_string(j["data"].size()));
   std::vector<Embedding> out(texts.size());

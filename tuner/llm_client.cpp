@@ -1,7 +1,5 @@
 #include "tuner/llm_client.hpp"
 
-#include <curl/curl.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -11,26 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/curl_handles.hpp"
+#include "core/outside_text.hpp"
+
 namespace hone {
 
 namespace {
-
-std::size_t collect(char* data, std::size_t size, std::size_t n, void* out) {
-  static_cast<std::string*>(out)->append(data, size * n);
-  return size * n;
-}
-
-struct CurlFree {
-  void operator()(CURL* c) const { curl_easy_cleanup(c); }
-  void operator()(curl_slist* l) const { curl_slist_free_all(l); }
-};
-
-std::string snippet(const std::string& body) {
-  std::string s = body.substr(0, 300);
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return body.size() > 300 ? s + "..." : s;
-}
 
 // What one HTTP exchange gave.
 struct Exchange {
@@ -43,13 +27,13 @@ struct Exchange {
 
 Exchange post(const LlmEndpoint& e, const std::string& url, const std::string& body) {
   Exchange x;
-  std::unique_ptr<CURL, CurlFree> curl(curl_easy_init());
+  CurlHandle curl(curl_easy_init());
   if (!curl) {
     x.code = CURLE_FAILED_INIT;
     x.curl_error = "cannot start libcurl";
     return x;
   }
-  std::unique_ptr<curl_slist, CurlFree> headers;
+  CurlHeaders headers;
   auto add_header = [&](const std::string& h) { headers.reset(curl_slist_append(headers.release(), h.c_str())); };
   add_header("Content-Type: application/json");
   if (!e.api_key.empty()) add_header("Authorization: Bearer " + e.api_key);
@@ -58,7 +42,7 @@ Exchange post(const LlmEndpoint& e, const std::string& url, const std::string& b
   curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
   curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, collect);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_to_string);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &x.body);
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
   curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(e.connect_timeout_s * 1000));
@@ -100,12 +84,6 @@ std::int64_t estimate_tokens(std::size_t chars) { return static_cast<std::int64_
 
 }  // namespace
 
-std::string redact(std::string text, const std::string& secret) {
-  if (secret.empty()) return text;
-  for (auto at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) text.replace(at, secret.size(), "***");
-  return text;
-}
-
 std::string LlmEndpoint::url() const {
   std::string base = base_url;
   while (!base.empty() && base.back() == '/') base.pop_back();
@@ -143,23 +121,23 @@ ChatReply chat_completion(const LlmEndpoint& e, const std::vector<ChatMessage>& 
       problem = x.curl_error;
       retry = transient(x.code);
     } else if (x.status == 429 || x.status >= 500) {
-      problem = "HTTP " + std::to_string(x.status) + ": " + snippet(x.body);
+      problem = "HTTP " + std::to_string(x.status) + ": " + snippet(x.body, 300);
       retry = true;
       retry_after = x.retry_after_s;
     } else if (x.status != 200) {
-      throw fail("HTTP " + std::to_string(x.status) + ": " + snippet(x.body), false);
+      throw fail("HTTP " + std::to_string(x.status) + ": " + snippet(x.body, 300), false);
     } else {
       const nlohmann::json j = nlohmann::json::parse(x.body, nullptr, false);
       if (j.is_discarded()) {
         // A body cut short on the way (a proxy, a server restarting): another try may get it whole.
-        problem = "the answer is not JSON (cut short?): " + snippet(x.body);
+        problem = "the answer is not JSON (cut short?): " + snippet(x.body, 300);
         retry = true;
       } else {
         const nlohmann::json* choice =
             j.is_object() && j.contains("choices") && j["choices"].is_array() && !j["choices"].empty() ? &j["choices"][0]
                                                                                                        : nullptr;
         if (!choice || !choice->is_object() || !choice->contains("message") || !(*choice)["message"].is_object())
-          throw fail("the answer has no choices[0].message: " + snippet(x.body), false);
+          throw fail("the answer has no choices[0].message: " + snippet(x.body, 300), false);
         ChatReply r;
         const auto& content = (*choice)["message"].value("content", nlohmann::json());
         r.content = content.is_string() ? content.get<std::string>() : "";

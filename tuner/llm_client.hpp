@@ -66,7 +66,4 @@ using BackoffSleep = std::function<void(double seconds)>;
 ChatReply chat_completion(const LlmEndpoint& endpoint, const std::vector<ChatMessage>& messages,
                           const BackoffSleep& sleep = {});
 
-/// `text` with every occurrence of `secret` replaced by "***" (no-op for an empty secret).
-std::string redact(std::string text, const std::string& secret);
-
 }  // namespace hone

@@ -165,6 +165,4 @@ TEST_CASE("llm client: the URL takes the SDKs' base (with /v1) or a bare host") 
   CHECK(e.url() == "http://127.0.0.1:8000/v1/chat/completions");
   e.base_url = "http://localhost:11434";
   CHECK(e.url() == "http://localhost:11434/v1/chat/completions");
-  CHECK(redact("key sk-1 and sk-1 again", "sk-1") == "key *** and *** again");
-  CHECK(redact("nothing to hide", "") == "nothing to hide");
 }
