@@ -1,9 +1,7 @@
 #include "validator/isolated_build.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,10 +14,9 @@
 #include <fmt/format.h>
 
 #include "validator/build_wire.hpp"
+#include "validator/piped_child.hpp"
 #include "validator/sandbox.hpp"
 #include "validator/worker.hpp"
-
-extern char** environ;
 
 namespace hone {
 
@@ -77,46 +74,19 @@ std::size_t isolated_builds_started() { return started.load(); }
 
 KernelBuild build_isolated(const KernelBuildRequest& request, const std::optional<NvrtcResult>& known,
                            const IsolatedBuildOptions& options) {
-  // The compile process may die before it has read the whole request.
-  ::signal(SIGPIPE, SIG_IGN);
   const std::filesystem::path exe = options.executable.empty() ? find_worker_executable() : options.executable;
-  int to[2], from[2];
-  if (::pipe2(to, O_CLOEXEC) != 0) return failed_build(request, std::string("could not start: pipe: ") + std::strerror(errno));
-  if (::pipe2(from, O_CLOEXEC) != 0) {
-    ::close(to[0]);
-    ::close(to[1]);
-    return failed_build(request, std::string("could not start: pipe: ") + std::strerror(errno));
+  PipedChild child;
+  try {
+    // Its own process group, so that a timeout kills the compilers it started with it.
+    child = spawn_piped_child({exe.string(), "--compile", "--timeout", std::to_string(options.timeout_s)});
+  } catch (const std::runtime_error& e) {
+    return failed_build(request, e.what());
   }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, to[0], 3);
-  posix_spawn_file_actions_adddup2(&fa, from[1], 4);
-  posix_spawn_file_actions_adddup2(&fa, 2, 1);
-  // Its own process group, so that a timeout kills the compilers it started with it.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  std::vector<std::string> args = {exe.string(), "--compile", "--timeout", std::to_string(options.timeout_s)};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(to[0]);
-  ::close(from[1]);
-  if (rc != 0) {
-    ::close(to[1]);
-    ::close(from[0]);
-    return failed_build(request, "could not start " + exe.string() + ": " + std::strerror(rc));
-  }
+  const pid_t pid = child.pid;
   ++started;
 
-  const bool sent = write_all(to[1], encode_build_request({request, known}));
-  ::close(to[1]);
+  const bool sent = write_all(child.to_child, encode_build_request({request, known}));
+  ::close(child.to_child);
   std::string reply;
   bool timed_out = false, too_long = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options.timeout_s);
@@ -126,12 +96,12 @@ KernelBuild build_isolated(const KernelBuildRequest& request, const std::optiona
       timed_out = true;
       break;
     }
-    pollfd p{from[0], POLLIN, 0};
+    pollfd p{child.from_child, POLLIN, 0};
     const int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
     if (r < 0 && errno != EINTR) break;
     if (r <= 0) continue;
     char buf[65536];
-    const ssize_t n = ::read(from[0], buf, sizeof buf);
+    const ssize_t n = ::read(child.from_child, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     reply.append(buf, static_cast<std::size_t>(n));
@@ -140,7 +110,7 @@ KernelBuild build_isolated(const KernelBuildRequest& request, const std::optiona
       break;
     }
   }
-  ::close(from[0]);
+  ::close(child.from_child);
   if (timed_out || too_long) ::kill(-pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -1,9 +1,7 @@
 #include "validator/worker.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,7 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
-extern char** environ;
+#include "validator/piped_child.hpp"
 
 namespace hone {
 
@@ -58,44 +56,14 @@ Worker::Worker(WorkerOptions options) : options_(std::move(options)) {
 Worker::~Worker() { stop(false); }
 
 void Worker::start() {
-  // A worker that dies while we write to it must not take this process down with SIGPIPE.
-  ::signal(SIGPIPE, SIG_IGN);
-  int to[2], from[2];
-  if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0)
-    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, to[0], 3);
-  posix_spawn_file_actions_adddup2(&fa, from[1], 4);
-  // Kernels may printf: their output goes to our stderr, never into the protocol or our stdout.
-  posix_spawn_file_actions_adddup2(&fa, 2, 1);
   const std::string exe = options_.executable.string();
   // The time limit lets the worker give the process running a kernel a CPU-time limit too.
-  std::vector<std::string> args = {exe, "--device", options_.device_kind, "--arch", options_.arch, "--timeout",
-                                   std::to_string(options_.timeout_s)};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  // Its own process group: a Ctrl-C at the terminal reaches hone, which lets the candidate in
-  // flight finish and be stored, and not the worker, which would die with it half-evaluated.
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
-  int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), environ);
-  posix_spawnattr_destroy(&attr);
-  posix_spawn_file_actions_destroy(&fa);
-  ::close(to[0]);
-  ::close(from[1]);
-  if (rc != 0) {
-    ::close(to[1]);
-    ::close(from[0]);
-    throw std::runtime_error("cannot start the worker " + exe + ": " + std::strerror(rc));
-  }
-  pid_ = pid;
-  to_worker_ = to[1];
-  from_worker_ = from[0];
+  // Kernels may printf: their output goes to our stderr, never into the protocol or our stdout.
+  const PipedChild child = spawn_piped_child({exe, "--device", options_.device_kind, "--arch", options_.arch, "--timeout",
+                                              std::to_string(options_.timeout_s)});
+  pid_ = child.pid;
+  to_worker_ = child.to_child;
+  from_worker_ = child.from_child;
   pending_.clear();
   ++started_;
 }

@@ -94,7 +94,7 @@ TEST_CASE_FIXTURE(Fixture, "isolated build: a compile that outlasts its time, or
   missing.executable = "/nonexistent/hone-worker";
   const KernelBuild none = build_isolated(request("extern \"C\" __global__ void k(int) {}", "k"), {}, missing);
   CHECK_FALSE(none.ok());
-  CHECK(none.error().find("could not start /nonexistent/hone-worker") != std::string::npos);
+  CHECK(none.error().find("cannot start /nonexistent/hone-worker") != std::string::npos);
 }
 
 TEST_CASE("isolated build: the wire keeps bytes that are not text") {

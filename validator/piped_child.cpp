@@ -1,0 +1,58 @@
+#include "validator/piped_child.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace hone {
+
+PipedChild spawn_piped_child(const std::vector<std::string>& args) {
+  ::signal(SIGPIPE, SIG_IGN);
+  const std::string& program = args.at(0);
+  auto fail = [&](const std::string& why) { return std::runtime_error("cannot start " + program + ": " + why); };
+  int to[2], from[2];
+  if (::pipe2(to, O_CLOEXEC) != 0) throw fail(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(from, O_CLOEXEC) != 0) {
+    const int e = errno;
+    ::close(to[0]);
+    ::close(to[1]);
+    throw fail(std::string("pipe: ") + std::strerror(e));
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, to[0], 3);
+  posix_spawn_file_actions_adddup2(&fa, from[1], 4);
+  posix_spawn_file_actions_adddup2(&fa, 2, 1);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<std::string> owned = args;
+  std::vector<char*> argv;
+  for (auto& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  PipedChild child;
+  const int rc = posix_spawn(&child.pid, program.c_str(), &fa, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(to[0]);
+  ::close(from[1]);
+  if (rc != 0) {
+    ::close(to[1]);
+    ::close(from[0]);
+    throw fail(std::strerror(rc));
+  }
+  child.to_child = to[1];
+  child.from_child = from[0];
+  return child;
+}
+
+}  // namespace hone
