@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/curl_handles.hpp"
+#include "core/openai_url.hpp"
 #include "core/outside_text.hpp"
 
 namespace hone {
@@ -82,13 +83,7 @@ std::vector<Embedding> fetch_batch(const EmbeddingEndpoint& e, const std::vector
 
 }  // namespace
 
-std::string EmbeddingEndpoint::url() const {
-  std::string base = base_url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  auto scheme = base.find("://");
-  auto path = base.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  return base + (path == std::string::npos ? "/v1/embeddings" : "/embeddings");
-}
+std::string EmbeddingEndpoint::url() const { return openai_url(base_url, "embeddings"); }
 
 EmbeddingEndpoint embedding_endpoint(const std::string& url_flag, const std::string& key_flag,
                                      const std::string& model_flag) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/curl_handles.hpp"
+#include "core/openai_url.hpp"
 #include "core/outside_text.hpp"
 
 namespace hone {
@@ -84,13 +85,7 @@ std::int64_t estimate_tokens(std::size_t chars) { return static_cast<std::int64_
 
 }  // namespace
 
-std::string LlmEndpoint::url() const {
-  std::string base = base_url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  auto scheme = base.find("://");
-  auto path = base.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  return base + (path == std::string::npos ? "/v1/chat/completions" : "/chat/completions");
-}
+std::string LlmEndpoint::url() const { return openai_url(base_url, "chat/completions"); }
 
 ChatReply chat_completion(const LlmEndpoint& e, const std::vector<ChatMessage>& messages, const BackoffSleep& sleep) {
   const std::string url = e.url();
