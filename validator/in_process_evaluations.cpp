@@ -1,31 +1,14 @@
 #include "validator/in_process_evaluations.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdlib>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "validator/evaluation.hpp"
+#include "validator/piped_child.hpp"
 
 namespace hone {
-
-namespace {
-
-void write_line(int fd, const nlohmann::json& j) {
-  const std::string data = j.dump() + "\n";
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-}  // namespace
 
 int serve_evaluations_in_process(Device& device, std::FILE* requests, int reply_fd) {
   char* line = nullptr;
@@ -38,7 +21,7 @@ int serve_evaluations_in_process(Device& device, std::FILE* requests, int reply_
       auto request = nlohmann::json::parse(line).at("request").get<EvaluationRequest>();
       Verdict v = evaluate(device, request, [&](const std::string& s) {
         stage = s;
-        write_line(reply_fd, {{"type", "stage"}, {"stage", s}});
+        write_all(reply_fd, nlohmann::json{{"type", "stage"}, {"stage", s}}.dump() + "\n");
       });
       if (device.lost()) v.detail["worker"] = "the fault left the GPU context unusable: this worker ends and is replaced";
       reply = {{"type", "verdict"}, {"verdict", v}};
@@ -46,7 +29,7 @@ int serve_evaluations_in_process(Device& device, std::FILE* requests, int reply_
       reply = {{"type", "error"}, {"stage", stage}, {"message", e.what()}};
     }
     if (device.lost()) reply["exiting"] = true;
-    write_line(reply_fd, reply);
+    write_all(reply_fd, reply.dump() + "\n");
     if (device.lost()) {
       status = 3;
       break;

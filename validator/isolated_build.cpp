@@ -34,17 +34,6 @@ KernelBuild failed_build(const KernelBuildRequest& request, const std::string& w
   return b;
 }
 
-bool write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 bool read_all(int fd, std::string& out, std::size_t limit) {
   char buf[65536];
   for (;;) {

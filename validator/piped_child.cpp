@@ -13,6 +13,17 @@ extern char** environ;
 
 namespace hone {
 
+bool write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 PipedChild spawn_piped_child(const std::vector<std::string>& args) {
   ::signal(SIGPIPE, SIG_IGN);
   const std::string& program = args.at(0);

@@ -18,6 +18,10 @@ struct PipedChild {
   int from_child = -1;  // our end of its fd 4
 };
 
+/// Writes all of `data` to `fd`, going on after interrupted and partial writes; false when the
+/// other end is gone (errno says why). Both sides of the pipes use it.
+bool write_all(int fd, const std::string& data);
+
 /// Starts `args[0]` with `args`. Throws std::runtime_error "cannot start <program>: <reason>".
 /// Also makes SIGPIPE harmless here: a child that dies while we write to it must not end hone.
 PipedChild spawn_piped_child(const std::vector<std::string>& args);

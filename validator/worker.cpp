@@ -17,14 +17,8 @@ namespace hone {
 
 namespace {
 
-void write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw std::runtime_error(std::string("write to worker failed: ") + std::strerror(errno));
-    done += static_cast<std::size_t>(n);
-  }
+void send_to_worker(int fd, const std::string& data) {
+  if (!write_all(fd, data)) throw std::runtime_error(std::string("write to worker failed: ") + std::strerror(errno));
 }
 
 std::string describe_exit(int status) {
@@ -89,12 +83,12 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
   std::string stage = "start";
   nlohmann::json msg = {{"type", "evaluate"}, {"request", request}};
   try {
-    write_all(to_worker_, msg.dump() + "\n");
+    send_to_worker(to_worker_, msg.dump() + "\n");
   } catch (const std::exception&) {
     // The worker died between evaluations; start a fresh one and try once more.
     stop(true);
     start();
-    write_all(to_worker_, msg.dump() + "\n");
+    send_to_worker(to_worker_, msg.dump() + "\n");
   }
 
   std::string fault;  // what the worker said about the fault that is ending it

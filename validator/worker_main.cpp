@@ -35,6 +35,7 @@
 #include "validator/evaluation.hpp"
 #include "validator/in_process_evaluations.hpp"
 #include "validator/isolated_build.hpp"
+#include "validator/piped_child.hpp"
 #include "validator/sandbox.hpp"
 
 namespace {
@@ -48,17 +49,7 @@ struct Options {
   double timeout_s = 0;  // the client's limit per evaluation; the child's CPU limit follows from it
 };
 
-void write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-void send(const nlohmann::json& j) { write_all(kReplyFd, j.dump() + "\n"); }
+void send(const nlohmann::json& j) { hone::write_all(kReplyFd, j.dump() + "\n"); }
 
 std::unique_ptr<hone::Device> open_worker_device(const Options& o) {
   if (o.kind != "emu") return hone::open_device(o.kind, o.arch);
@@ -118,7 +109,7 @@ Relayed relay(int protocol, int output) {
         continue;
       }
       if (&p == &fds[1]) {
-        write_all(2, std::string(buf, static_cast<std::size_t>(n)));
+        hone::write_all(2, std::string(buf, static_cast<std::size_t>(n)));
         continue;
       }
       pending.append(buf, static_cast<std::size_t>(n));
@@ -129,7 +120,7 @@ Relayed relay(int protocol, int output) {
         const std::string type = j.is_object() ? j.value("type", "") : "";
         r.answered |= type == "verdict" || type == "error";
         r.faulted |= type == "fault";
-        write_all(kReplyFd, line);
+        hone::write_all(kReplyFd, line);
       }
     }
   }
