@@ -2,11 +2,10 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <memory>
 
 #include <nlohmann/json.hpp>
 
-#include "core/curl_handles.hpp"
+#include "core/http_post.hpp"
 #include "core/openai_url.hpp"
 #include "core/outside_text.hpp"
 
@@ -29,30 +28,11 @@ std::vector<Embedding> fetch_batch(const EmbeddingEndpoint& e, const std::vector
   auto fail = [&](const std::string& problem) -> EmbeddingError {
     return EmbeddingError(redact("embeddings endpoint " + url + ": " + problem, e.api_key));
   };
-  CurlHandle curl(curl_easy_init());
-  if (!curl) throw fail("cannot start libcurl");
   const std::string body = nlohmann::json{{"model", e.model}, {"input", texts}}.dump();
-  CurlHeaders headers;
-  auto add_header = [&](const std::string& h) { headers.reset(curl_slist_append(headers.release(), h.c_str())); };
-  add_header("Content-Type: application/json");
-  if (!e.api_key.empty()) add_header("Authorization: Bearer " + e.api_key);
-  std::string response;
-  char error[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_to_string);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &response);
-  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT, 10L);
-  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, e.timeout_s);
-  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);  // threads may embed; no SIGALRM for timeouts
-  CURLcode rc = curl_easy_perform(curl.get());
-  if (rc != CURLE_OK) throw fail(error[0] ? error : curl_easy_strerror(rc));
-  long status = 0;
-  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
-  if (status != 200) throw fail("HTTP " + std::to_string(status) + ": " + snippet(response, 200));
+  const HttpExchange x = post_json({url, body, e.api_key, static_cast<double>(e.timeout_s)});
+  if (x.code != CURLE_OK) throw fail(x.curl_error);
+  const std::string& response = x.body;
+  if (x.status != 200) throw fail("HTTP " + std::to_string(x.status) + ": " + snippet(response, 200));
 
   nlohmann::json j = nlohmann::json::parse(response, nullptr, false);
   if (j.is_discarded() || !j.is_object() || !j.contains("data") || !j["data"].is_array())

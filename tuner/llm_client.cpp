@@ -3,65 +3,18 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <memory>
 #include <optional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
-#include "core/curl_handles.hpp"
+#include "core/http_post.hpp"
 #include "core/openai_url.hpp"
 #include "core/outside_text.hpp"
 
 namespace hone {
 
 namespace {
-
-// What one HTTP exchange gave.
-struct Exchange {
-  CURLcode code = CURLE_OK;
-  std::string curl_error;
-  long status = 0;
-  std::optional<double> retry_after_s;
-  std::string body;
-};
-
-Exchange post(const LlmEndpoint& e, const std::string& url, const std::string& body) {
-  Exchange x;
-  CurlHandle curl(curl_easy_init());
-  if (!curl) {
-    x.code = CURLE_FAILED_INIT;
-    x.curl_error = "cannot start libcurl";
-    return x;
-  }
-  CurlHeaders headers;
-  auto add_header = [&](const std::string& h) { headers.reset(curl_slist_append(headers.release(), h.c_str())); };
-  add_header("Content-Type: application/json");
-  if (!e.api_key.empty()) add_header("Authorization: Bearer " + e.api_key);
-  char error[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers.get());
-  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, append_to_string);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &x.body);
-  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(e.connect_timeout_s * 1000));
-  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, static_cast<long>(e.timeout_s * 1000));
-  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);  // no SIGALRM for timeouts: hone has threads
-  // Redirects could carry the Authorization header to another host: refuse them.
-  curl_easy_setopt(curl.get(), CURLOPT_FOLLOWLOCATION, 0L);
-  x.code = curl_easy_perform(curl.get());
-  x.curl_error = error[0] ? error : curl_easy_strerror(x.code);
-  curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &x.status);
-  // libcurl answers 0 when there is no Retry-After header, so 0 means "none": such an answer gets
-  // the client's own backoff (a server that means "retry at once" gets a short wait).
-  curl_off_t retry_after = 0;
-  if (curl_easy_getinfo(curl.get(), CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0 &&
-      (x.status == 429 || x.status == 503 || x.status >= 500))
-    x.retry_after_s = static_cast<double>(retry_after);
-  return x;
-}
 
 // Which curl failures are worth another try: the server or the network may recover.
 bool transient(CURLcode code) {
@@ -108,7 +61,7 @@ ChatReply chat_completion(const LlmEndpoint& e, const std::vector<ChatMessage>& 
   };
   for (int attempt = 0;; ++attempt) {
     ++requests;
-    const Exchange x = post(e, url, body);
+    const HttpExchange x = post_json({url, body, e.api_key, e.timeout_s, e.connect_timeout_s});
     std::string problem;
     bool retry = false;
     std::optional<double> retry_after;
