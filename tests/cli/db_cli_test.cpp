@@ -4,18 +4,19 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "support/file_bytes.hpp"
 #include "support/run_command.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Run = hone::test::CommandResult;
+using hone::test::read_bytes;
+using hone::test::write_bytes;
 
 Run hone_cmd(const std::string& args) {
   return hone::test::run_command("env -u OPENAI_BASE_URL -u OPENAI_API_KEY " + std::string(HONE_BINARY_DIR) + "/hone " + args);
@@ -32,13 +33,6 @@ struct Scratch {
   std::string operator/(const std::string& name) const { return (dir / name).string(); }
 };
 
-std::string bytes_of(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write(const std::string& file, const std::string& bytes) { std::ofstream(file, std::ios::binary) << bytes; }
-
 const std::string kTiny = std::string(HONE_TEST_DATA_DIR) + "/shapes/tiny.json";
 
 void add_lesson(const std::string& db, const std::string& situation) {
@@ -48,7 +42,7 @@ void add_lesson(const std::string& db, const std::string& situation) {
 
 // A hone database with some pages overwritten.
 std::string damaged_copy_of(const std::string& db) {
-  std::string bytes = bytes_of(db);
+  std::string bytes = read_bytes(db);
   REQUIRE(bytes.size() > 8 * 4096);
   for (std::size_t i = 4 * 4096; i < 6 * 4096; ++i) bytes[i] = static_cast<char>(0x5a ^ (i * 31));
   return bytes;
@@ -65,7 +59,7 @@ TEST_CASE("db cli: check says ok for a whole database and exit 1 for a damaged o
   CHECK(r.output.find(db + ": ok (schema version ") != std::string::npos);
 
   const std::string damaged = s / "damaged.db";
-  write(damaged, damaged_copy_of(db));
+  write_bytes(damaged, damaged_copy_of(db));
   r = hone_cmd("db check --db " + damaged);
   CHECK_MESSAGE(r.code == 1, r.output);
   CHECK(r.output.find("problems found") != std::string::npos);
@@ -73,7 +67,7 @@ TEST_CASE("db cli: check says ok for a whole database and exit 1 for a damaged o
   r = hone_cmd("db check --db " + s / "none.db");
   CHECK(r.code == 2);
   CHECK_FALSE(fs::exists(s / "none.db"));
-  write(s / "notes.txt", "notes\n");
+  write_bytes(s / "notes.txt", "notes\n");
   CHECK(hone_cmd("db check --db " + s / "notes.txt").code == 2);
   CHECK(hone_cmd("db --help").code == 0);
   CHECK(hone_cmd("db").code == 2);
@@ -84,15 +78,15 @@ TEST_CASE("db cli: tune and lessons refuse a damaged database with exit 2 and le
   const std::string db = s / "hone.db";
   add_lesson(db, "rmsnorm at hidden=4096");
   const std::string damaged = s / "damaged.db";
-  write(damaged, damaged_copy_of(db));
-  const std::string before = bytes_of(damaged);
+  write_bytes(damaged, damaged_copy_of(db));
+  const std::string before = read_bytes(damaged);
   for (const std::string c : {"tune --model " + kTiny + " --device emu --budget 2", std::string("lessons list"),
                               std::string("lessons add --situation s --action a")}) {
     CAPTURE(c);
     Run r = hone_cmd(c + " --db " + damaged);
     CHECK(r.code == 2);
     CHECK_MESSAGE(r.output.find(damaged + ": is a corrupt database") != std::string::npos, r.output);
-    CHECK(bytes_of(damaged) == before);
+    CHECK(read_bytes(damaged) == before);
   }
 }
 
@@ -105,13 +99,13 @@ TEST_CASE("db cli: shards tuned apart merge into one database that resumes both"
   }
   add_lesson(a, "rmsnorm on machine a");
   add_lesson(b, "rmsnorm on machine b");
-  const std::string a_before = bytes_of(a), b_before = bytes_of(b);
+  const std::string a_before = read_bytes(a), b_before = read_bytes(b);
 
   Run r = hone_cmd("db merge " + a + " " + b + " --into " + all);
   REQUIRE_MESSAGE(r.code == 0, r.output);
   CHECK(r.output.find("merged 2 databases") != std::string::npos);
-  CHECK(bytes_of(a) == a_before);
-  CHECK(bytes_of(b) == b_before);
+  CHECK(read_bytes(a) == a_before);
+  CHECK(read_bytes(b) == b_before);
   CHECK(hone_cmd("db check --db " + all).code == 0);
   r = hone_cmd("lessons list --json --db " + all);
   REQUIRE(r.code == 0);
@@ -141,7 +135,7 @@ TEST_CASE("db cli: merge refuses a missing or foreign source, and a target that 
   CHECK(r.code == 2);
   CHECK(r.output.find(s / "none.db" + ": no such database") != std::string::npos);
   CHECK_FALSE(fs::exists(s / "all.db"));
-  write(s / "notes.txt", "notes\n");
+  write_bytes(s / "notes.txt", "notes\n");
   r = hone_cmd("db merge " + a + " " + s / "notes.txt" + " --into " + s / "all.db");
   CHECK(r.code == 2);
   CHECK(r.output.find("not a hone database") != std::string::npos);

@@ -4,17 +4,18 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include <nlohmann/json.hpp>
 
+#include "support/file_bytes.hpp"
 #include "support/run_command.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using Run = hone::test::CommandResult;
+using hone::test::read_bytes;
+using hone::test::write_bytes;
 
 // No embeddings endpoint from the caller's environment: these tests use the local embedding.
 Run hone_cmd(const std::string& args) {
@@ -32,13 +33,6 @@ struct Scratch {
   ~Scratch() { fs::remove_all(dir); }
   std::string operator/(const std::string& name) const { return (dir / name).string(); }
 };
-
-std::string bytes_of(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void write(const std::string& file, const std::string& bytes) { std::ofstream(file, std::ios::binary) << bytes; }
 
 // An SQLite database of another program: one empty page, with an application id that is not
 // hone's. Written byte by byte, as the file format specifies (sqlite.org/fileformat.html).
@@ -146,14 +140,14 @@ TEST_CASE("lessons cli: reading commands on a missing database are exit 2 and cr
 TEST_CASE("lessons cli: a text file or another program's SQLite file as the database is exit 2, untouched") {
   Scratch s("foreign");
   const std::string text = s / "notes.txt";
-  write(text, "my notes about gemv, not a database\n");
+  write_bytes(text, "my notes about gemv, not a database\n");
   const std::string foreign = s / "other.sqlite";
-  write(foreign, foreign_sqlite_file());
+  write_bytes(foreign, foreign_sqlite_file());
   for (const auto& [file, why] : {std::pair{text, "not a hone database (not an SQLite file)"},
                                   std::pair{foreign, "not a hone database (an SQLite database of another program, "
                                                      "application_id 0x46495245)"}}) {
     CAPTURE(file);
-    const std::string before = bytes_of(file);
+    const std::string before = read_bytes(file);
     for (const std::string c : {"lessons list", "lessons search gemv", "lessons distill",
                                 "lessons add --situation s --action a"}) {
       CAPTURE(c);
@@ -161,7 +155,7 @@ TEST_CASE("lessons cli: a text file or another program's SQLite file as the data
       CHECK(r.code == 2);
       CHECK_MESSAGE(r.output.find(file + ": " + why) != std::string::npos, r.output);
     }
-    CHECK(bytes_of(file) == before);
+    CHECK(read_bytes(file) == before);
     CHECK_FALSE(fs::exists(file + "-wal"));
   }
 }

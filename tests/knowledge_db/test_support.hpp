@@ -2,12 +2,11 @@
 // Shared by the knowledge_db tests: a fresh directory per test and small valid records.
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "knowledge_db/knowledge_db.hpp"
+#include "support/file_bytes.hpp"
 
 namespace hone::test {
 
@@ -29,16 +28,6 @@ struct TempDir {
 
   std::filesystem::path operator/(const std::string& name) const { return path / name; }
 };
-
-inline std::string read_bytes(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-inline void write_bytes(const std::filesystem::path& file, const std::string& bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
 
 inline TaskRecord make_task(const std::string& key) {
   TaskRecord t;
