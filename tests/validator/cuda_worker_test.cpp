@@ -3,7 +3,6 @@
 // ended by the timeout. Without a GPU every case says why it was skipped.
 #include <doctest/doctest.h>
 
-#include "core/json_file.hpp"
 #include "core/paths.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/device_select.hpp"
@@ -11,6 +10,7 @@
 #include "runtime/nvrtc_compiler.hpp"
 #include "validator/static_check.hpp"
 #include "validator/worker.hpp"
+#include "rmsnorm_variants.hpp"
 
 using namespace hone;
 
@@ -20,7 +20,6 @@ struct GpuFixture {
   std::string why = cuda_unavailable_reason();
   std::string arch;
   OpSpec op = load_op(templates_root(), "rmsnorm");
-  std::string source = read_text_file(std::string(HONE_TEST_DATA_DIR) + "/validator/rmsnorm_variants.cu");
 
   GpuFixture() {
     if (!why.empty()) return;
@@ -33,16 +32,7 @@ struct GpuFixture {
     return true;
   }
 
-  Candidate candidate(const std::string& entry) const {
-    Candidate c;
-    c.op = "rmsnorm";
-    c.origin = "user";
-    c.entry = entry;
-    c.source = source;
-    c.launch.grid = {Expr::parse("ceil_div(tokens, 32)"), Expr::constant(1), Expr::constant(1)};
-    c.launch.block = {Expr::constant(32), Expr::constant(1), Expr::constant(1)};
-    return c;
-  }
+  Candidate candidate(const std::string& entry) const { return test::rmsnorm_variant(entry); }
 
   EvaluationRequest request(const Candidate& c) const {
     Candidate ref = reference_candidate(op);

@@ -1,10 +1,10 @@
 #include <doctest/doctest.h>
 
-#include "core/json_file.hpp"
 #include "core/paths.hpp"
 #include "runtime/kernel_build.hpp"
 #include "validator/static_check.hpp"
 #include "validator/worker.hpp"
+#include "rmsnorm_variants.hpp"
 
 using namespace hone;
 
@@ -14,18 +14,8 @@ const Bindings kShape{{"tokens", 5}, {"hidden", 256}};
 
 struct Fixture {
   OpSpec op = load_op(templates_root(), "rmsnorm");
-  std::string source = read_text_file(std::string(HONE_TEST_DATA_DIR) + "/validator/rmsnorm_variants.cu");
 
-  Candidate candidate(const std::string& entry) const {
-    Candidate c;
-    c.op = "rmsnorm";
-    c.origin = "user";
-    c.entry = entry;
-    c.source = source;
-    c.launch.grid = {Expr::parse("ceil_div(tokens, 32)"), Expr::constant(1), Expr::constant(1)};
-    c.launch.block = {Expr::constant(32), Expr::constant(1), Expr::constant(1)};
-    return c;
-  }
+  Candidate candidate(const std::string& entry) const { return test::rmsnorm_variant(entry); }
 
   KernelBuild build(const Candidate& c) const { return build_kernel(static_build_request(op, c, "sm_90", "emu")); }
 
