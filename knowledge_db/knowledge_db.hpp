@@ -98,6 +98,12 @@ struct WinnerRecord {
   std::string updated_at;
   double retimed_ms = 0;           // the winner and the baseline timed in turns: 0 until re-timed
   double retimed_baseline_ms = 0;
+
+  /// The times to show and export: the pair timed in turns after the search when there is one
+  /// (sharing the machine's state, its ratio is the one to trust), else the search's own.
+  bool timed_in_turns() const { return retimed_ms > 0 && retimed_baseline_ms > 0; }
+  double shown_ms() const { return timed_in_turns() ? retimed_ms : time_ms; }
+  double shown_baseline_ms() const { return timed_in_turns() ? retimed_baseline_ms : baseline_ms; }
 };
 
 /// One request of the LLM proposer and what came of it: the exact prompt, the reply, the token

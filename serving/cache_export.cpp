@@ -96,9 +96,6 @@ ExportSummary export_kernel_cache(const KnowledgeDb& db, const std::filesystem::
                          {"kind", w.device.substr(0, colon)},
                          {"name", colon == std::string::npos ? "" : w.device.substr(colon + 1)}};
     const std::string timer = w.device.rfind("emu:", 0) == 0 ? "cpu" : "gpu";
-    // The pair timed in turns after the search shares the machine's state, so its ratio is the one
-    // to trust; the search's own times stand in for databases from before re-timing.
-    const bool in_turns = w.retimed_ms > 0 && w.retimed_baseline_ms > 0;
     json e = {{"op", task->op},
               {"entry", cand->entry},
               {"static_dims", task->static_dims},
@@ -114,9 +111,9 @@ ExportSummary export_kernel_cache(const KnowledgeDb& db, const std::filesystem::
               {"params", cand->params},
               {"files", files},
               {"sha256", hashes},
-              {"time_ms", in_turns ? w.retimed_ms : w.time_ms},
-              {"baseline_ms", in_turns ? w.retimed_baseline_ms : w.baseline_ms},
-              {"timed_in_turns", in_turns},
+              {"time_ms", w.shown_ms()},
+              {"baseline_ms", w.shown_baseline_ms()},
+              {"timed_in_turns", w.timed_in_turns()},
               {"timer", timer}};
     if (compile && compile->ok)
       e["resources"] = {{"registers", compile->registers},     {"spill_stores", compile->spill_stores},

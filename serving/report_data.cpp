@@ -109,10 +109,9 @@ ReportData gather_report(const KnowledgeDb& db, const ReportOptions& options) {
         t.evaluations.push_back(e);
       }
       if (auto w = db.winner(task.id, device)) {
-        // As the export does: the pair timed in turns when the job re-timed it (its ratio is the one to trust).
-        t.timed_in_turns = w->retimed_ms > 0 && w->retimed_baseline_ms > 0;
-        t.winner_ms = t.timed_in_turns ? w->retimed_ms : w->time_ms;
-        t.baseline_ms = t.timed_in_turns ? w->retimed_baseline_ms : w->baseline_ms;
+        t.timed_in_turns = w->timed_in_turns();
+        t.winner_ms = w->shown_ms();
+        t.baseline_ms = w->shown_baseline_ms();
         if (auto c = db.candidate(w->candidate_id)) t.winner_label = candidate_label(*c);
       }
       if (t.timer.empty()) t.timer = device.rfind("emu:", 0) == 0 ? "cpu" : "gpu";
