@@ -30,8 +30,8 @@ std::string device_kind(const std::string& device) { return device.substr(0, dev
 // winner alone: comparing it with its rivals' ordinary timings would tilt the comparison.
 std::vector<Measurement> measurements(SqliteConnection& db) {
   auto row = db.prepare(
-      "WITH latest AS (SELECT r.*, row_number() OVER (PARTITION BY task_id, candidate_id, device ORDER BY id DESC) AS n "
-      "FROM results r WHERE json_extract(r.detail, '$.retimed_against_reference') IS NOT 1) "
+      std::string("WITH latest AS (SELECT r.*, row_number() OVER (PARTITION BY task_id, candidate_id, device ORDER BY id DESC) AS n "
+                  "FROM results r WHERE json_extract(r.detail, '$.") + ResultRecord::kRetimingKey + "') IS NOT 1) "
       "SELECT l.id, l.task_id, c.op, c.variant, t.arch, l.device, l.timer, c.params, t.shape, t.buckets, l.time_ms "
       "FROM latest l JOIN candidates c ON c.id = l.candidate_id JOIN tasks t ON t.id = l.task_id "
       "WHERE l.n = 1 AND l.verdict = 'pass' AND l.time_ms > 0 AND c.origin = 'template' ORDER BY l.id");

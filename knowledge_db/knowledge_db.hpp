@@ -86,6 +86,11 @@ struct ResultRecord {
   std::string timer;               // "cpu" (emu) | "gpu" (device events)
   nlohmann::json detail;           // anything else worth keeping (worst element, seeds, ...)
   std::string created_at;          // set by the database
+
+  /// Marks, in `detail`, the winner's re-timing against the reference after the search: a second
+  /// measurement of a candidate already evaluated, never an evaluation of the search.
+  static constexpr const char* kRetimingKey = "retimed_against_reference";
+  bool is_retiming() const { return detail.is_object() && detail.value(kRetimingKey, false); }
 };
 
 struct WinnerRecord {

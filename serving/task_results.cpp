@@ -37,7 +37,7 @@ std::vector<TaskEvaluation> task_evaluations(const KnowledgeDb& db, std::int64_t
   auto results = db.results_for_task(task_id);
   std::sort(results.begin(), results.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   for (const auto& r : results) {
-    if (r.device != device || r.detail.value("retimed_against_reference", false)) continue;
+    if (r.device != device || r.is_retiming()) continue;
     auto it = candidates.find(r.candidate_id);
     if (it == candidates.end()) it = candidates.emplace(r.candidate_id, db.candidate(r.candidate_id)).first;
     if (!it->second || it->second->origin == "reference") continue;

@@ -32,7 +32,7 @@ LlmAttemptView view_of(const KnowledgeDb& db, const TaskRecord& task, LlmAttempt
     }
     // The candidate's evaluation in this task: the first result, not a later re-timing.
     for (const auto& r : results)
-      if (r.candidate_id == id && !(r.detail.is_object() && r.detail.value("retimed_against_reference", false))) {
+      if (r.candidate_id == id && !r.is_retiming()) {
         o.verdict = r.verdict;
         o.stage = r.stage;
         o.reason = r.reason;

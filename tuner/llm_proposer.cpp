@@ -40,7 +40,7 @@ LlmProposer::Standing LlmProposer::standing() const {
   std::optional<CandidateRecord> best_record;
   for (const auto& r : db.results_for_task(setup_.task_id)) {
     if (r.device != device || r.verdict != "pass" || r.time_ms <= 0) continue;
-    if (r.detail.is_object() && r.detail.value("retimed_against_reference", false)) continue;
+    if (r.is_retiming()) continue;
     auto c = db.candidate(r.candidate_id);
     if (!c) continue;
     if (c->origin == "reference") s.reference_ms = r.time_ms;  // the newest reference time

@@ -196,7 +196,7 @@ class TaskTuner {
     r.time_against_reference = true;
     Verdict v = ctx_.worker->evaluate(r);
     ResultRecord result = result_record(ctx_.task_id, w.candidate_id, ctx_.device.id(), v);
-    result.detail["retimed_against_reference"] = true;
+    result.detail[ResultRecord::kRetimingKey] = true;
     db_.add_result(result);
     if (!v.pass || !v.detail.contains("baseline")) {
       note("  re-timing the winner against the reference failed: " + v.reason);
