@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/existing_db.hpp"
 #include "core/input_error.hpp"
 #include "knowledge_db/knowledge_db.hpp"
 #include "serving/cache_export.hpp"
@@ -18,16 +19,15 @@ struct ExportArgs {
 };
 
 int run_export(const ExportArgs& a) {
-  if (!std::filesystem::exists(a.db)) throw InputError(a.db + ": no such database");
-  KnowledgeDb db(a.db);
+  const auto db = open_existing_db(a.db);
   if (a.format == "kernel-tuner") {
-    FormatExportSummary s = export_kernel_tuner(db, a.out);
+    FormatExportSummary s = export_kernel_tuner(*db, a.out);
     std::cout << fmt::format("wrote {} results in {} Kernel Tuner T4 files to {}\n", s.records, s.files, a.out);
   } else if (a.format == "kernel-launcher") {
-    FormatExportSummary s = export_kernel_launcher(db, a.out);
+    FormatExportSummary s = export_kernel_launcher(*db, a.out);
     std::cout << fmt::format("wrote {} records in {} kernel_launcher wisdom files to {}\n", s.records, s.files, a.out);
   } else {
-    ExportSummary s = export_kernel_cache(db, a.out);
+    ExportSummary s = export_kernel_cache(*db, a.out);
     std::cout << fmt::format("wrote {} entries ({} files) to {}\n", s.entries, s.files, (std::filesystem::path(a.out) / "manifest.json").string());
   }
   return 0;

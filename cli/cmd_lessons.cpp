@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/existing_db.hpp"
 #include "core/input_error.hpp"
 #include "knowledge_db/embedder.hpp"
 #include "knowledge_db/knowledge_db.hpp"
@@ -31,12 +32,6 @@ struct LessonsArgs {
   // distill
   DistillOptions distill;
 };
-
-// Reading commands never create a database: a mistyped --db is an error, not an empty answer.
-std::unique_ptr<KnowledgeDb> open_existing(const std::string& file) {
-  if (!std::filesystem::exists(file)) throw InputError(file + ": no such database");
-  return std::make_unique<KnowledgeDb>(file);
-}
 
 Embedder make_embedder(const EmbeddingFlags& f) {
   return Embedder(embedding_endpoint(f.url, f.key, f.model), [](const std::string& m) { std::cerr << "hone: " << m << "\n"; });
@@ -110,7 +105,7 @@ int run_search(const LessonsArgs& a) {
   q.ranking = ranking_of(a.ranking);
   q.include_superseded = a.all;
   if (q.top == 0) throw InputError("--top must be at least 1");
-  auto db = open_existing(a.db);
+  auto db = open_existing_db(a.db);
   Embedder embedder = make_embedder(a.embeddings);
   // Lessons added offline, or before the endpoint was configured, get its vectors now.
   if (embedder.uses_endpoint()) embed_missing_lessons(*db, embedder);
@@ -137,7 +132,7 @@ int run_search(const LessonsArgs& a) {
 }
 
 int run_list(const LessonsArgs& a) {
-  auto db = open_existing(a.db);
+  auto db = open_existing_db(a.db);
   const auto prefixes = split_tags(a.prefixes);
   nlohmann::json out = nlohmann::json::array();
   int shown = 0;
@@ -157,7 +152,7 @@ int run_list(const LessonsArgs& a) {
 
 int run_distill(const LessonsArgs& a) {
   if (a.distill.min_support < 1) throw InputError("--support must be at least 1");
-  auto db = open_existing(a.db);
+  auto db = open_existing_db(a.db);
   DistillReport r = db->distill_lessons(a.distill);
   Embedder embedder = make_embedder(a.embeddings);
   if (embedder.uses_endpoint()) embed_missing_lessons(*db, embedder);

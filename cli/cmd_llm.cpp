@@ -1,10 +1,10 @@
 // `hone llm attempts|show`: what the LLM proposer asked and got, read back from the database.
-#include <filesystem>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/existing_db.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
 #include "tuner/llm_attempt_report.hpp"
@@ -19,12 +19,6 @@ struct LlmArgs {
   std::int64_t id = 0;
   bool json = false;
 };
-
-// Reading commands never create a database: a mistyped --db is an error, not an empty answer.
-std::unique_ptr<KnowledgeDb> open_existing(const std::string& file) {
-  if (!std::filesystem::exists(file)) throw InputError(file + ": no such database");
-  return std::make_unique<KnowledgeDb>(file);
-}
 
 std::string outcome_cell(const LlmAttemptView& v) {
   if (v.attempt.outcome != "candidates") return v.attempt.outcome + ": " + v.attempt.reason.substr(0, 60);
@@ -45,7 +39,7 @@ std::string ids(const std::vector<std::int64_t>& v) {
 }
 
 int run_attempts(const LlmArgs& a) {
-  auto db = open_existing(a.db);
+  auto db = open_existing_db(a.db);
   const auto views = llm_attempt_views(*db, a.task);
   if (a.json) {
     nlohmann::json out = nlohmann::json::array();
@@ -68,7 +62,7 @@ int run_attempts(const LlmArgs& a) {
 }
 
 int run_show(const LlmArgs& a) {
-  auto db = open_existing(a.db);
+  auto db = open_existing_db(a.db);
   const auto v = llm_attempt_view(*db, a.id);
   if (!v) throw InputError(fmt::format("{}: no LLM attempt #{}", a.db, a.id));
   if (a.json) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/existing_db.hpp"
 #include "core/input_error.hpp"
 #include "knowledge_db/knowledge_db.hpp"
 #include "serving/html_report.hpp"
@@ -17,9 +18,8 @@ struct ReportArgs {
 };
 
 int run_report(const ReportArgs& a) {
-  if (!std::filesystem::exists(a.db)) throw InputError(a.db + ": no such database");
-  KnowledgeDb db(a.db);
-  const std::size_t sections = write_html_report(db, a.out, a.options);
+  const auto db = open_existing_db(a.db);
+  const std::size_t sections = write_html_report(*db, a.out, a.options);
   std::cout << fmt::format("wrote {} ({} task sections)\n", a.out, sections);
   return 0;
 }
