@@ -1,16 +1,14 @@
 #pragma once
 // What a tuning job left in the database for one task, as the exports and the report read it:
-// its name, the devices it ran on, and the search's evaluations in the order they ran.
+// its name (knowledge_db/task_label.hpp), the devices it ran on, and the search's evaluations in the order they ran.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "knowledge_db/knowledge_db.hpp"
+#include "knowledge_db/task_label.hpp"
 
 namespace hone {
-
-/// "rmsnorm hidden=256 tokens=1..2", as `hone tune` names tasks.
-std::string task_label(const TaskRecord& task);
 
 /// "rmsnorm_hidden256_tokens1-2_sm_90": the label as a file name.
 std::string task_file_stem(const TaskRecord& task);

@@ -2,20 +2,11 @@
 
 #include <algorithm>
 
+#include "knowledge_db/task_label.hpp"
+
 namespace hone {
 
 namespace {
-
-// The task's label as `hone tune` prints it, from its stored record.
-std::string task_label(const TaskRecord& t) {
-  std::string s = t.op;
-  for (const auto& [k, v] : t.static_dims.items()) s += " " + k + "=" + v.dump();
-  for (const auto& [k, b] : t.buckets.items()) {
-    const auto lo = b.at(0).get<std::int64_t>(), hi = b.at(1).get<std::int64_t>();
-    s += " " + k + "=" + (lo == hi ? std::to_string(hi) : std::to_string(lo) + ".." + std::to_string(hi));
-  }
-  return s;
-}
 
 LlmAttemptView view_of(const KnowledgeDb& db, const TaskRecord& task, LlmAttemptRecord a) {
   LlmAttemptView v;
