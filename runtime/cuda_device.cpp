@@ -1,6 +1,7 @@
 #include "runtime/cuda_device.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 
@@ -53,29 +54,19 @@ struct CudaKernel : LoadedKernel {
   std::string entry;
   CUmodule module = nullptr;
   CUfunction function = nullptr;
+  int static_smem = 0;       // the kernel's __shared__ arrays, bytes
   int dynamic_smem_set = 0;  // the largest dynamic shared memory this function was allowed so far
 };
 
 class CudaDevice : public Device {
  public:
-  explicit CudaDevice(int ordinal) : d_(cuda_driver()) {
+  CudaDevice(const CudaDriver& driver, int ordinal) : d_(driver) {
     int count = 0;
     check(d_.cuDeviceGetCount(&count), "cuDeviceGetCount");
     if (ordinal >= count)
       throw CudaUnavailable(count == 0 ? "the CUDA driver sees no GPU" : fmt::format("no GPU {} (the driver sees {})", ordinal, count));
     props_ = read_properties(d_, ordinal);
     check(d_.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
-    // The primary context: the one the runtime API and serving engines share, so a kernel sees
-    // the same defaults (limits, caches) here as it will in an engine.
-    check(d_.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
-    check(d_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
-    check(d_.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-    check(d_.cuEventCreate(&start_, CU_EVENT_DEFAULT), "cuEventCreate");
-    check(d_.cuEventCreate(&stop_, CU_EVENT_DEFAULT), "cuEventCreate");
-    // Larger than L2 by a margin, so that writing it leaves nothing of a kernel's data there.
-    flush_bytes_ = std::max<std::size_t>(static_cast<std::size_t>(2 * props_.l2_bytes), 8u << 20);
-    check(d_.cuMemAlloc(&flush_, flush_bytes_), "cuMemAlloc (L2 flush buffer)");
-
     info_.kind = "cuda";
     info_.name = props_.name;
     info_.arch = props_.arch();
@@ -83,18 +74,18 @@ class CudaDevice : public Device {
     info_.l2_bytes = props_.l2_bytes;
     info_.replays_batches = true;
     info_.peak_gflops = peak_gflops_bound(props_);
-    info_.copy_bandwidth_gbs = measure_copy_bandwidth();
+    info_.peak_bandwidth_gbs = theoretical_bandwidth_gbs(props_.memory_clock_khz, props_.bus_width_bits);
+    try {
+      open();
+    } catch (...) {
+      // No destructor runs for a constructor that throws: a retained context would outlive the
+      // attempt (and, in an exclusive compute mode, keep the worker off the GPU).
+      close();
+      throw;
+    }
   }
 
-  ~CudaDevice() override {
-    if (lost_) return;  // every call would fail the same way; the process is ending
-    d_.cuStreamSynchronize(stream_);
-    if (flush_) d_.cuMemFree(flush_);
-    if (start_) d_.cuEventDestroy(start_);
-    if (stop_) d_.cuEventDestroy(stop_);
-    if (stream_) d_.cuStreamDestroy(stream_);
-    if (context_) d_.cuDevicePrimaryCtxRelease(device_);
-  }
+  ~CudaDevice() override { close(); }
 
   const DeviceInfo& info() const override { return info_; }
   bool lost() const override { return lost_; }
@@ -137,6 +128,8 @@ class CudaDevice : public Device {
                                            has, props_.name, props_.arch(), props_.arch()));
     }
     check(d_.cuModuleGetFunction(&k->function, k->module, image.entry.c_str()), "cuModuleGetFunction('" + image.entry + "')");
+    check(d_.cuFuncGetAttribute(&k->static_smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, k->function),
+          "cuFuncGetAttribute('" + image.entry + "', SHARED_SIZE_BYTES)");
     return k;
   }
 
@@ -180,9 +173,40 @@ class CudaDevice : public Device {
     CUgraphExec handle = nullptr;
   };
 
+  void open() {
+    // The primary context: the one the runtime API and serving engines share, so a kernel sees
+    // the same defaults (limits, caches) here as it will in an engine.
+    check(d_.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
+    check(d_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+    check(d_.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+    check(d_.cuEventCreate(&start_, CU_EVENT_DEFAULT), "cuEventCreate");
+    check(d_.cuEventCreate(&stop_, CU_EVENT_DEFAULT), "cuEventCreate");
+    // Larger than L2 by a margin, so that writing it leaves nothing of a kernel's data there.
+    flush_bytes_ = std::max<std::size_t>(static_cast<std::size_t>(2 * props_.l2_bytes), 8u << 20);
+    check(d_.cuMemAlloc(&flush_, flush_bytes_), "cuMemAlloc (L2 flush buffer)");
+    info_.copy_bandwidth_gbs = measure_copy_bandwidth();
+  }
+
+  // Called from the destructor and after a failed open: never throws.
+  void close() {
+    if (lost_) return;  // every call would fail the same way; the process is ending
+    if (stream_) d_.cuStreamSynchronize(stream_);
+    if (flush_) d_.cuMemFree(flush_);
+    if (start_) d_.cuEventDestroy(start_);
+    if (stop_) d_.cuEventDestroy(stop_);
+    if (stream_) d_.cuStreamDestroy(stream_);
+    if (context_) d_.cuDevicePrimaryCtxRelease(device_);
+    flush_ = 0;
+    start_ = stop_ = nullptr;
+    stream_ = nullptr;
+    context_ = nullptr;
+  }
+
   void check(CUresult rc, const std::string& call) {
     if (rc == CUDA_SUCCESS) return;
-    if (cuda_error_is_sticky(rc)) lost_ = true;
+    // A code not known to be sticky may still have left the context faulted (a newer driver's
+    // code, CUDA_ERROR_UNKNOWN): a faulted context fails every call, a synchronisation too.
+    if (cuda_error_is_sticky(rc) || (context_ && d_.cuCtxSynchronize() != CUDA_SUCCESS)) lost_ = true;
     throw CudaError(call + ": " + cuda_error_text(d_, rc), rc);
   }
 
@@ -202,8 +226,8 @@ class CudaDevice : public Device {
         throw std::runtime_error(fmt::format("launch of '{}' with grid ({}, {}, {}) and block ({}, {}, {}): out of range", k.entry,
                                              dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0], dims.block[1], dims.block[2]));
     const int smem = static_cast<int>(dims.smem);
-    // Above 48 KiB, dynamic shared memory must be asked for per function.
-    if (smem > 48 * 1024 && smem > k.dynamic_smem_set) {
+    // Above 48 KiB with the static arrays, dynamic shared memory must be asked for per function.
+    if (smem > 0 && smem + k.static_smem > 48 * 1024 && smem > k.dynamic_smem_set) {
       check(d_.cuFuncSetAttribute(k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem),
             fmt::format("cuFuncSetAttribute('{}', MAX_DYNAMIC_SHARED_SIZE_BYTES, {})", k.entry, smem));
       k.dynamic_smem_set = smem;
@@ -242,7 +266,8 @@ class CudaDevice : public Device {
   }
 
   // Device-to-device copies of a buffer much larger than L2: each moves its bytes twice (read and
-  // write). The best of several, so that the floor is the device's capability, not a bad moment.
+  // write). Copies for 100 ms of the device's time, so that its clocks are up, and the best of
+  // them: the floor is the device's capability, not a cold start or a bad moment.
   double measure_copy_bandwidth() {
     std::size_t free_bytes = 0, total = 0;
     check(d_.cuMemGetInfo(&free_bytes, &total), "cuMemGetInfo");
@@ -255,12 +280,16 @@ class CudaDevice : public Device {
       check(d_.cuMemAlloc(&b, bytes), "cuMemAlloc (copy bandwidth)");
       check(d_.cuMemsetD8Async(a, 1, bytes, stream_), "cuMemsetD8Async");
       check(d_.cuMemcpyDtoDAsync(b, a, bytes, stream_), "cuMemcpyDtoDAsync");
-      for (int i = 0; i < 5; ++i) {
+      const auto wall_start = std::chrono::steady_clock::now();
+      double device_ms = 0;
+      for (int i = 0; i < 10 || (device_ms < 100 && i < 1000); ++i) {
         check(d_.cuEventRecord(start_, stream_), "cuEventRecord");
         check(d_.cuMemcpyDtoDAsync(i % 2 ? a : b, i % 2 ? b : a, bytes, stream_), "cuMemcpyDtoDAsync");
         check(d_.cuEventRecord(stop_, stream_), "cuEventRecord");
         const double ms = elapsed_ms("a device-to-device copy");
-        if (best_ms == 0 || ms < best_ms) best_ms = ms;
+        device_ms += ms;
+        if (ms > 0 && (best_ms == 0 || ms < best_ms)) best_ms = ms;
+        if (std::chrono::steady_clock::now() - wall_start > std::chrono::seconds(2)) break;
       }
     } catch (...) {
       release(reinterpret_cast<void*>(static_cast<std::uintptr_t>(a)));
@@ -330,6 +359,10 @@ std::string compile_arch_for(const std::string& device_arch, const std::vector<s
   return "sm_" + std::to_string(best);
 }
 
-std::unique_ptr<Device> make_cuda_device(int ordinal) { return std::make_unique<CudaDevice>(ordinal); }
+std::unique_ptr<Device> make_cuda_device(int ordinal) { return std::make_unique<CudaDevice>(cuda_driver(), ordinal); }
+
+std::unique_ptr<Device> make_cuda_device(const CudaDriver& driver, int ordinal) {
+  return std::make_unique<CudaDevice>(driver, ordinal);
+}
 
 }  // namespace hone

@@ -15,6 +15,8 @@
 
 namespace hone {
 
+struct CudaDriver;  // runtime/cuda_driver.hpp
+
 struct CudaDeviceProperties {
   int ordinal = 0;
   std::string name;
@@ -55,5 +57,9 @@ std::string compile_arch_for(const std::string& device_arch, const std::vector<s
 /// bandwidth once (device-to-device cuMemcpy) into info().copy_bandwidth_gbs. Throws
 /// CudaUnavailable without a driver or device, CudaError when a driver call fails.
 std::unique_ptr<Device> make_cuda_device(int ordinal = 0);
+
+/// The same through `driver` rather than the process's (tests open the driver's test double this
+/// way); `driver` must outlive the device.
+std::unique_ptr<Device> make_cuda_device(const CudaDriver& driver, int ordinal);
 
 }  // namespace hone

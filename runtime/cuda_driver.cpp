@@ -37,6 +37,14 @@ CudaDriver load_cuda_driver(const std::string& library) {
   return d;
 }
 
+CudaDriver init_cuda_driver(const std::string& library) {
+  CudaDriver d = load_cuda_driver(library);
+  const CUresult rc = d.cuInit(0);
+  if (rc != CUDA_SUCCESS)
+    throw CudaUnavailable("the CUDA driver (" + d.library_path + ") did not initialise: cuInit: " + cuda_error_text(d, rc));
+  return d;
+}
+
 const CudaDriver& cuda_driver() {
   // Loaded once: a process has one driver, and cuInit's answer does not change.
   static std::once_flag once;
@@ -45,11 +53,7 @@ const CudaDriver& cuda_driver() {
   std::call_once(once, [] {
     const char* override_path = std::getenv("HONE_LIBCUDA");
     try {
-      CudaDriver d = load_cuda_driver(override_path && *override_path ? override_path : "libcuda.so.1");
-      const CUresult rc = d.cuInit(0);
-      if (rc != CUDA_SUCCESS)
-        throw CudaUnavailable("the CUDA driver (" + d.library_path + ") did not initialise: cuInit: " + cuda_error_text(d, rc));
-      driver = std::make_unique<CudaDriver>(d);
+      driver = std::make_unique<CudaDriver>(init_cuda_driver(override_path && *override_path ? override_path : "libcuda.so.1"));
     } catch (const CudaUnavailable& e) {
       problem = e.what();
     }
@@ -87,6 +91,10 @@ bool cuda_error_is_sticky(CUresult code) {
     case CUDA_ERROR_ASSERT:
     case CUDA_ERROR_ECC_UNCORRECTABLE:
     case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    case CUDA_ERROR_CONTAINED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+    case CUDA_ERROR_MPS_CLIENT_TERMINATED:
+    case CUDA_ERROR_EXTERNAL_DEVICE:
       return true;
     default:
       return false;

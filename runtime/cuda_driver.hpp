@@ -52,6 +52,9 @@ class CudaUnavailable : public std::runtime_error {
 /// Throws CudaUnavailable naming the library and the first missing symbol. Does not call cuInit.
 CudaDriver load_cuda_driver(const std::string& library = "libcuda.so.1");
 
+/// load_cuda_driver, then cuInit. Throws CudaUnavailable naming the library and cuInit's error.
+CudaDriver init_cuda_driver(const std::string& library);
+
 /// The process's driver, loaded and initialised (cuInit) on first use; later calls return it or
 /// throw the same CudaUnavailable again. $HONE_LIBCUDA overrides the library (tests use the
 /// toolkit's stub library).

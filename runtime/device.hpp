@@ -20,6 +20,7 @@ struct DeviceInfo {
   // What no kernel can beat, for the impossible-speed check: 0 where unknown (the check is then
   // skipped and says so).
   double copy_bandwidth_gbs = 0;   // measured device memory bandwidth, GB/s
+  double peak_bandwidth_gbs = 0;   // the memory's peak by its clock and bus width, GB/s
   double peak_gflops = 0;          // peak arithmetic rate, GFLOP/s
   // What the timing plans around (validator/timing_plan.hpp): 0 and false where unknown.
   double l2_bytes = 0;             // last-level cache, flushed between timed runs

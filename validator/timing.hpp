@@ -46,12 +46,15 @@ bool needs_remeasure(const TimingStats& stats, const TimingOptions& options);
 /// How many times faster `candidate` is than `baseline` (their medians); 0 when either is missing.
 double speedup(const TimingStats& baseline, const TimingStats& candidate);
 
-/// A kernel may beat the device's measured copy rate (cuMemcpy reaches about 90% of the memory's
-/// peak) by a little, never by this factor: above it a time is impossible.
+/// A kernel may beat the device's measured copy rate (cuMemcpy reaches 75-90% of the memory's
+/// peak) by a little, never by this factor.
 constexpr double kCopyBandwidthHeadroom = 1.25;
+/// Nor the memory's peak by more than what partial L2 hits among rotated inputs can give.
+constexpr double kPeakBandwidthHeadroom = 1.1;
 
-/// Why `median_ms` is impossible on this device (below bytes over its memory bandwidth, with the
-/// headroom above, or flops over its peak), or "" when it is possible or the limits are unknown.
+/// Why `median_ms` is impossible on this device (below bytes over its memory bandwidth, the larger
+/// of the measured copy rate and the peak with their headrooms, or flops over its peak), or ""
+/// when it is possible or the limits are unknown.
 std::string impossible_speed(double median_ms, double bytes, double flops, const DeviceInfo& device);
 
 }  // namespace hone

@@ -14,10 +14,12 @@ TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceI
   // A launch that reports 0 ms (below the clock's resolution) is counted as 1 us.
   const double per_launch = std::max(launch_ms, 1e-3);
   plan.launches_per_sample = std::clamp(static_cast<int>(std::ceil(kBatchTargetMs / per_launch)), 2, kMaxBatchLaunches);
-  // Enough sets that one rotation moves twice the L2 through it: each set is gone from L2 by the
-  // time it comes round again. More sets than launches would never be used.
-  if (device.l2_bytes > 0 && working_set_bytes > 0 && working_set_bytes < 2 * device.l2_bytes) {
-    const double sets = std::ceil(2 * device.l2_bytes / working_set_bytes);
+  // Enough sets that one rotation moves three times the L2 through it: each set is gone from L2
+  // by the time it comes round again, with a margin, as the L2 does not evict strictly in order
+  // (Hopper's is two partitions); partial hits would time the cache, or fail the physical floor.
+  // More sets than launches would never be used.
+  if (device.l2_bytes > 0 && working_set_bytes > 0 && working_set_bytes < kRotationL2Multiple * device.l2_bytes) {
+    const double sets = std::ceil(kRotationL2Multiple * device.l2_bytes / working_set_bytes);
     plan.input_sets = static_cast<int>(std::min<double>({sets, kMaxInputSets, static_cast<double>(plan.launches_per_sample)}));
   }
   return plan;

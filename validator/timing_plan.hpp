@@ -22,6 +22,8 @@ constexpr double kBatchTargetMs = 0.2;
 /// At most this many launches in a batch and argument sets in a rotation.
 constexpr int kMaxBatchLaunches = 1000;
 constexpr int kMaxInputSets = 256;
+/// One rotation of argument sets moves this many times the L2's size.
+constexpr double kRotationL2Multiple = 3;
 /// A device timed by its own events takes at least this many samples: they cost microseconds.
 constexpr int kMinGpuSamples = 30;
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "validator/piped_child.hpp"
 
@@ -68,8 +69,20 @@ void Worker::stop(bool kill_it) {
   if (from_worker_ >= 0) ::close(from_worker_);
   to_worker_ = from_worker_ = -1;
   if (kill_it) ::kill(pid_, SIGKILL);
+  // A worker asked to end gets a few seconds (a driver tearing down a faulted context could
+  // block), then is killed: stopping never hangs the job.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   int status;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  for (;;) {
+    const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+    if (r == pid_ || (r < 0 && errno != EINTR)) break;
+    if (r == 0 && std::chrono::steady_clock::now() > give_up) {
+      ::kill(pid_, SIGKILL);
+      while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (r == 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   pid_ = -1;
 }

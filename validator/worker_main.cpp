@@ -222,7 +222,13 @@ int main(int argc, char** argv) {
     std::cerr << "hone-worker: " << e.what() << "\n";
     return 2;
   }
-  if (o.kind == "cuda") return hone::serve_evaluations_in_process(*device, in, kReplyFd);
+  if (o.kind == "cuda") {
+    const int status = hone::serve_evaluations_in_process(*device, in, kReplyFd);
+    // A faulted GPU context: end now, without the destructors and the driver's exit handlers,
+    // which would only call into the faulted context.
+    if (status != 0) ::_exit(status);
+    return status;
+  }
   device.reset();
 
   char* line = nullptr;

@@ -66,6 +66,8 @@ TEST_CASE("cuda driver: the errors that leave a context unusable are sticky, the
   CHECK(hone::cuda_error_is_sticky(CUDA_ERROR_ILLEGAL_ADDRESS));
   CHECK(hone::cuda_error_is_sticky(CUDA_ERROR_LAUNCH_TIMEOUT));
   CHECK(hone::cuda_error_is_sticky(CUDA_ERROR_ASSERT));
+  CHECK(hone::cuda_error_is_sticky(CUDA_ERROR_CONTAINED));  // Hopper's error containment
+  CHECK(hone::cuda_error_is_sticky(CUDA_ERROR_MPS_CLIENT_TERMINATED));
   CHECK_FALSE(hone::cuda_error_is_sticky(CUDA_ERROR_INVALID_VALUE));
   CHECK_FALSE(hone::cuda_error_is_sticky(CUDA_ERROR_OUT_OF_MEMORY));
   CHECK_FALSE(hone::cuda_error_is_sticky(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES));
