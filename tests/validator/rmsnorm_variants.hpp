@@ -6,11 +6,12 @@
 #include "core/candidate.hpp"
 #include "core/expr.hpp"
 #include "core/json_file.hpp"
+#include "support/test_data_dir.hpp"
 
 namespace hone::test {
 
 inline Candidate rmsnorm_variant(const std::string& entry) {
-  static const std::string source = read_text_file(std::string(HONE_TEST_DATA_DIR) + "/validator/rmsnorm_variants.cu");
+  static const std::string source = read_text_file(test_data_dir() + "/validator/rmsnorm_variants.cu");
   Candidate c;
   c.op = "rmsnorm";
   c.origin = "user";
