@@ -80,7 +80,7 @@ TEST_CASE("db cli: tune and lessons refuse a damaged database with exit 2 and le
   const std::string damaged = s / "damaged.db";
   write_bytes(damaged, damaged_copy_of(db));
   const std::string before = read_bytes(damaged);
-  for (const std::string c : {"tune --model " + kTiny + " --device emu --budget 2", std::string("lessons list"),
+  for (const std::string& c : {"tune --model " + kTiny + " --device emu --budget 2", std::string("lessons list"),
                               std::string("lessons add --situation s --action a")}) {
     CAPTURE(c);
     Run r = hone_cmd(c + " --db " + damaged);
