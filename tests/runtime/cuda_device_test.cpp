@@ -9,14 +9,9 @@
 #include "runtime/cuda_driver.hpp"
 #include "runtime/device_select.hpp"
 #include "runtime/nvrtc_compiler.hpp"
+#include "scale_kernel.hpp"
 
 namespace {
-
-const char* kScale = R"(
-extern "C" __global__ void scale(float* x, float f, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) x[i] *= f;
-})";
 
 // Opens GPU 0, or says why not (the MESSAGE is the skip notice ctest's output shows).
 std::unique_ptr<hone::Device> gpu_or_skip() {
@@ -26,12 +21,6 @@ std::unique_ptr<hone::Device> gpu_or_skip() {
     return nullptr;
   }
   return hone::make_cuda_device(0);
-}
-
-hone::KernelImage image_for(const std::string& arch) {
-  const hone::NvrtcResult r = hone::nvrtc_compile({kScale, "scale.cu", arch, {}});
-  REQUIRE_MESSAGE(r.ok, r.log);
-  return {"scale", {}, "", r.cubin, r.ptx};
 }
 
 // Runs scale(x, 3, n) on the device and returns x.
@@ -63,7 +52,7 @@ TEST_CASE("cuda device: properties, the measured copy bandwidth and a kernel fro
   CHECK(info.copy_bandwidth_gbs > 100);
   CHECK(info.l2_bytes > 0);
   CHECK(info.replays_batches);
-  auto k = device->load(image_for(hone::compile_arch_for(info.arch, hone::nvrtc_supported_archs())));
+  auto k = device->load(hone::test::scale_kernel_for(hone::compile_arch_for(info.arch, hone::nvrtc_supported_archs())));
   const auto x = run_scale(*device, *k, 1000);
   for (int i : {0, 1, 500, 999}) CHECK(x[i] == 3.0f * i);
 }
@@ -71,7 +60,7 @@ TEST_CASE("cuda device: properties, the measured copy bandwidth and a kernel fro
 TEST_CASE("cuda device: PTX for an older architecture is JIT-compiled, a CUBIN for another one is refused by name") {
   auto device = gpu_or_skip();
   if (!device) return;
-  hone::KernelImage older = image_for("sm_80");
+  hone::KernelImage older = hone::test::scale_kernel_for("sm_80");
   if (device->info().arch == "sm_80") {
     MESSAGE("skipped: the GPU is sm_80 itself");
     return;
@@ -85,7 +74,7 @@ TEST_CASE("cuda device: PTX for an older architecture is JIT-compiled, a CUBIN f
 TEST_CASE("cuda device: event timing of single launches and of replayed batches over rotated argument sets") {
   auto device = gpu_or_skip();
   if (!device) return;
-  auto k = device->load(image_for(hone::compile_arch_for(device->info().arch, hone::nvrtc_supported_archs())));
+  auto k = device->load(hone::test::scale_kernel_for(hone::compile_arch_for(device->info().arch, hone::nvrtc_supported_archs())));
   int n = 1 << 20;
   hone::DeviceBuffer a(*device, n * sizeof(float)), b(*device, n * sizeof(float));
   void* pa = a.get();

@@ -8,25 +8,13 @@
 
 #include "runtime/cuda_device.hpp"
 #include "runtime/cuda_driver.hpp"
-#include "runtime/nvrtc_compiler.hpp"
+#include "scale_kernel.hpp"
 
 namespace {
-
-const char* kScale = R"(
-extern "C" __global__ void scale(float* x, float f, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) x[i] *= f;
-})";
 
 const hone::CudaDriver& fake_driver() {
   static const hone::CudaDriver driver = hone::init_cuda_driver(HONE_FAKE_LIBCUDA);
   return driver;
-}
-
-hone::KernelImage scale_for(const std::string& arch) {
-  const hone::NvrtcResult r = hone::nvrtc_compile({kScale, "scale.cu", arch, {}});
-  REQUIRE_MESSAGE(r.ok, r.log);
-  return {"scale", {}, "", r.cubin, r.ptx};
 }
 
 }  // namespace
@@ -36,14 +24,14 @@ TEST_CASE("cuda device (driver double): its own CUBIN, an older architecture's P
   CHECK(device->info().arch == "sm_90");
   CHECK(device->info().copy_bandwidth_gbs == doctest::Approx(2000).epsilon(1e-3));
   CHECK(device->info().peak_bandwidth_gbs == doctest::Approx(3352.3).epsilon(1e-3));
-  CHECK_NOTHROW(device->load(scale_for("sm_90")));
-  hone::KernelImage older = scale_for("sm_80");
+  CHECK_NOTHROW(device->load(hone::test::scale_kernel_for("sm_90")));
+  hone::KernelImage older = hone::test::scale_kernel_for("sm_80");
   CHECK_NOTHROW(device->load(older));  // its PTX, JIT-compiled
-  hone::KernelImage newer = scale_for("sm_100");
+  hone::KernelImage newer = hone::test::scale_kernel_for("sm_100");
   newer.ptx.clear();
   CHECK_THROWS_WITH(device->load(newer), doctest::Contains("kernel 'scale' has a CUBIN for sm_100, none of which runs on "
                                                            "hone fake GPU (test driver) (sm_90); compile it with --arch sm_90"));
-  hone::KernelImage misnamed = scale_for("sm_90");
+  hone::KernelImage misnamed = hone::test::scale_kernel_for("sm_90");
   misnamed.entry = "scale_v2";
   CHECK_THROWS_WITH(device->load(misnamed), doctest::Contains("cuModuleGetFunction('scale_v2'): CUDA_ERROR_NOT_FOUND"));
   CHECK_FALSE(device->lost());
@@ -51,7 +39,7 @@ TEST_CASE("cuda device (driver double): its own CUBIN, an older architecture's P
 
 TEST_CASE("cuda device (driver double): buffers go in and out, and a launch out of range is refused before the driver") {
   auto device = hone::make_cuda_device(fake_driver(), 0);
-  auto k = device->load(scale_for("sm_90"));
+  auto k = device->load(hone::test::scale_kernel_for("sm_90"));
   std::vector<float> in(1000), out(1000);
   for (int i = 0; i < 1000; ++i) in[i] = static_cast<float>(i);
   hone::DeviceBuffer buf(*device, in.size() * sizeof(float));
@@ -74,7 +62,7 @@ TEST_CASE("cuda device (driver double): buffers go in and out, and a launch out 
 TEST_CASE("cuda device (driver double): dynamic shared memory past 48 KiB with the static arrays is asked for, past the GPU's refused") {
   ::setenv("HONE_FAKE_CUDA_STATIC_SMEM", "16384", 1);
   auto device = hone::make_cuda_device(fake_driver(), 0);
-  auto k = device->load(scale_for("sm_90"));
+  auto k = device->load(hone::test::scale_kernel_for("sm_90"));
   ::unsetenv("HONE_FAKE_CUDA_STATIC_SMEM");
   hone::DeviceBuffer buf(*device, 4096);
   void* ptr = buf.get();

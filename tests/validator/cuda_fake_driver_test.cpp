@@ -9,8 +9,6 @@
 #include <string>
 
 #include "core/paths.hpp"
-#include "runtime/kernel_build.hpp"
-#include "validator/static_check.hpp"
 #include "validator/worker.hpp"
 #include "rmsnorm_variants.hpp"
 
@@ -50,19 +48,7 @@ struct FakeGpu {
   }
 
   EvaluationRequest check(const std::string& entry) const {
-    const Candidate ref = reference_candidate(op);
-    const Candidate c = test::rmsnorm_variant(entry);
-    KernelBuild rb = build_kernel(static_build_request(op, ref, "sm_90", "cuda"));
-    KernelBuild cb = build_kernel(static_build_request(op, c, "sm_90", "cuda"));
-    REQUIRE_MESSAGE(rb.ok(), rb.error());
-    REQUIRE_MESSAGE(cb.ok(), cb.error());
-    EvaluationRequest r;
-    r.spec_dir = op.dir;
-    r.shape = {{"tokens", 64}, {"hidden", 4096}};
-    r.reference = {rb.image, ref.launch};
-    r.candidate = {cb.image, c.launch};
-    r.seeds = {11};
-    return r;
+    return test::rmsnorm_request(op, test::rmsnorm_variant(entry), {{"tokens", 64}, {"hidden", 4096}}, "sm_90", "cuda");
   }
 };
 

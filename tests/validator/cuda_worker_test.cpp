@@ -6,9 +6,7 @@
 #include "core/paths.hpp"
 #include "runtime/cuda_device.hpp"
 #include "runtime/device_select.hpp"
-#include "runtime/kernel_build.hpp"
 #include "runtime/nvrtc_compiler.hpp"
-#include "validator/static_check.hpp"
 #include "validator/worker.hpp"
 #include "rmsnorm_variants.hpp"
 
@@ -35,18 +33,7 @@ struct GpuFixture {
   Candidate candidate(const std::string& entry) const { return test::rmsnorm_variant(entry); }
 
   EvaluationRequest request(const Candidate& c) const {
-    Candidate ref = reference_candidate(op);
-    KernelBuild rb = build_kernel(static_build_request(op, ref, arch, "cuda"));
-    KernelBuild cb = build_kernel(static_build_request(op, c, arch, "cuda"));
-    REQUIRE_MESSAGE(rb.ok(), rb.error());
-    REQUIRE_MESSAGE(cb.ok(), cb.error());
-    EvaluationRequest r;
-    r.spec_dir = op.dir;
-    r.shape = {{"tokens", 64}, {"hidden", 4096}};
-    r.reference = {rb.image, ref.launch};
-    r.candidate = {cb.image, c.launch};
-    r.seeds = {11, 12};
-    return r;
+    return test::rmsnorm_request(op, c, {{"tokens", 64}, {"hidden", 4096}}, arch, "cuda");
   }
 };
 

@@ -20,16 +20,7 @@ struct Fixture {
   KernelBuild build(const Candidate& c) const { return build_kernel(static_build_request(op, c, "sm_90", "emu")); }
 
   EvaluationRequest request(const Candidate& c) const {
-    Candidate ref = reference_candidate(op);
-    KernelBuild rb = build(ref), cb = build(c);
-    REQUIRE_MESSAGE(rb.ok(), rb.error());
-    REQUIRE_MESSAGE(cb.ok(), cb.error());
-    EvaluationRequest r;
-    r.spec_dir = op.dir;
-    r.shape = kShape;
-    r.reference = {rb.image, ref.launch};
-    r.candidate = {cb.image, c.launch};
-    r.seeds = {11, 12};
+    EvaluationRequest r = test::rmsnorm_request(op, c, kShape, "sm_90", "emu");
     r.timing.repeats = 3;
     r.timing.warmup_ms = 0;
     return r;
