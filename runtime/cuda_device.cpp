@@ -206,7 +206,8 @@ class CudaDevice : public Device {
     if (rc == CUDA_SUCCESS) return;
     // A code not known to be sticky may still have left the context faulted (a newer driver's
     // code, CUDA_ERROR_UNKNOWN): a faulted context fails every call, a synchronisation too.
-    if (cuda_error_is_sticky(rc) || (context_ && d_.cuCtxSynchronize() != CUDA_SUCCESS)) lost_ = true;
+    // Not while capturing: there a synchronisation is refused, and would only break the capture.
+    if (cuda_error_is_sticky(rc) || (context_ && !capturing_ && d_.cuCtxSynchronize() != CUDA_SUCCESS)) lost_ = true;
     throw CudaError(call + ": " + cuda_error_text(d_, rc), rc);
   }
 
@@ -242,14 +243,17 @@ class CudaDevice : public Device {
 
   void record_graph(CudaKernel& k, const LaunchDims& dims, const std::vector<void**>& arg_sets, int launches, GraphExec& exec) {
     check(d_.cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "cuStreamBeginCapture");
+    capturing_ = true;
     CUgraph graph = nullptr;
     try {
       for (int i = 0; i < launches; ++i) enqueue(k, dims, arg_sets[static_cast<std::size_t>(i) % arg_sets.size()]);
     } catch (...) {
       // Leave capture mode, or the stream refuses everything after.
+      capturing_ = false;
       if (d_.cuStreamEndCapture(stream_, &graph) == CUDA_SUCCESS && graph) d_.cuGraphDestroy(graph);
       throw;
     }
+    capturing_ = false;
     check(d_.cuStreamEndCapture(stream_, &graph), "cuStreamEndCapture");
     const CUresult rc = d_.cuGraphInstantiate(&exec.handle, graph, 0);
     d_.cuGraphDestroy(graph);
@@ -311,6 +315,7 @@ class CudaDevice : public Device {
   std::size_t flush_bytes_ = 0;
   DeviceInfo info_;
   bool lost_ = false;
+  bool capturing_ = false;  // a batch is being recorded into a graph
 };
 
 }  // namespace

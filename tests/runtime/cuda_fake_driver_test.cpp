@@ -80,3 +80,21 @@ TEST_CASE("cuda device (driver double): dynamic shared memory past 48 KiB with t
                     doctest::Contains("cuFuncSetAttribute('scale', MAX_DYNAMIC_SHARED_SIZE_BYTES, 225280): CUDA_ERROR_INVALID_VALUE"));
   CHECK_FALSE(device->lost());
 }
+
+TEST_CASE("cuda device (driver double): a launch the driver refuses while a batch is recorded leaves the device usable") {
+  auto device = hone::make_cuda_device(fake_driver(), 0);
+  auto k = device->load(hone::test::scale_kernel_for("sm_90"));
+  hone::DeviceBuffer buf(*device, 4096);
+  void* ptr = buf.get();
+  float f = 1;
+  int n = 1024;
+  void* args[] = {&ptr, &f, &n};
+  hone::LaunchDims dims;
+  dims.grid = {1, 70000, 1};  // past the driver's 65535 in y
+  dims.block = {32, 1, 1};
+  CHECK_THROWS_WITH(device->timed_batch(*k, dims, {args}, 10), doctest::Contains("cuLaunchKernel('scale', grid (1, 70000, 1)"));
+  CHECK_FALSE(device->lost());  // no probe inside the capture, which would have broken it
+  dims.grid = {4, 1, 1};
+  CHECK(device->timed_batch(*k, dims, {args}, 10) == doctest::Approx(0.005).epsilon(1e-3));
+  CHECK(device->timed_launch(*k, dims, args) == doctest::Approx(0.005).epsilon(1e-3));
+}
