@@ -53,7 +53,8 @@ int changes_of(SqliteConnection& db, const std::string& sql) {
 
 void merge_one(SqliteConnection& db, MergeReport& report) {
   db.exec(
-      "INSERT OR IGNORE INTO devices (name, kind, created_at) SELECT name, kind, created_at FROM src.devices;"
+      "INSERT INTO devices (name, kind, created_at, limits) SELECT name, kind, created_at, limits FROM src.devices WHERE 1 "
+      "  ON CONFLICT (name) DO UPDATE SET limits = coalesce(excluded.limits, devices.limits);"
       "INSERT INTO op_specs (hash, op, spec, created_at) SELECT hash, op, spec, created_at FROM src.op_specs WHERE 1 "
       "  ON CONFLICT (hash) DO UPDATE SET spec = coalesce(op_specs.spec, excluded.spec)");
   report.tasks += changes_of(db,

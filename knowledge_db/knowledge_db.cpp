@@ -163,6 +163,26 @@ std::vector<std::string> KnowledgeDb::devices() const {
   });
 }
 
+void KnowledgeDb::put_device_limits(const std::string& device, const nlohmann::json& limits) {
+  impl_->write([&] {
+    // The kind is the name's prefix, as the trigger that records a result's device has it.
+    impl_->db
+        .prepare("INSERT INTO devices (name, kind, limits) VALUES (?1, CASE WHEN instr(?1, ':') > 0 THEN substr(?1, 1, instr(?1, ':') - 1) "
+                 "ELSE ?1 END, ?2) ON CONFLICT (name) DO UPDATE SET limits = excluded.limits")
+        .bind_all(device, json_to_text(limits))
+        .run();
+  });
+}
+
+std::optional<nlohmann::json> KnowledgeDb::device_limits(const std::string& device) const {
+  return impl_->read([&]() -> std::optional<nlohmann::json> {
+    auto row = impl_->db.prepare("SELECT limits FROM devices WHERE name = ?");
+    row.bind(1, device);
+    if (!row.step() || row.column_is_null(0)) return std::nullopt;
+    return column_json(row, 0);
+  });
+}
+
 std::int64_t KnowledgeDb::add_lesson(LessonRecord& lesson, const std::vector<Embedding>& vectors) {
   validate_lesson(lesson);  // before embedding: a refused lesson costs nothing
   std::vector<Embedding> all = vectors;

@@ -189,6 +189,11 @@ class KnowledgeDb {
   std::optional<nlohmann::json> op_spec(const std::string& hash) const;
   /// Every device results were measured on, by name ("emu:...", "cuda:NVIDIA H200").
   std::vector<std::string> devices() const;
+  /// Records what no kernel on `device` can beat (its measured copy bandwidth, its peaks, ...),
+  /// replacing what an earlier job recorded.
+  void put_device_limits(const std::string& device, const nlohmann::json& limits);
+  /// The limits last recorded for `device`; nullopt when none were.
+  std::optional<nlohmann::json> device_limits(const std::string& device) const;
 
   /// Adds a lesson; throws InputError unless it names a situation and an action and has valid
   /// tags. Its local embedding is stored always, and `vectors` (from an embeddings endpoint)

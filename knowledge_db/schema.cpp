@@ -228,6 +228,13 @@ CREATE TABLE llm_attempt_candidates (
 CREATE INDEX llm_attempt_candidates_by_candidate ON llm_attempt_candidates (candidate_id);
 )sql";
 
+// Version 5: what no kernel on a device can beat, as the last job that opened it measured: the
+// copy bandwidth, the memory's peak and the arithmetic bound from its attributes, its L2. The
+// report draws its roofline floor from them; a device seen only in results has none.
+const char* const kVersion5 = R"sql(
+ALTER TABLE devices ADD COLUMN limits TEXT CHECK (limits IS NULL OR json_valid(limits));
+)sql";
+
 std::string hex(std::int64_t value) {
   std::ostringstream out;
   out << "0x" << std::hex << value;
@@ -242,6 +249,7 @@ const std::vector<std::string>& schema_migrations() {
       kVersion2,
       kVersion3,
       kVersion4,
+      kVersion5,
   };
   return steps;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "core/input_error.hpp"
 #include "core/op_spec.hpp"
 #include "core/paths.hpp"
@@ -21,7 +23,10 @@ std::string candidate_label(const CandidateRecord& c) {
   return params.empty() ? s : s + " " + params;
 }
 
-Roofline roofline(const TaskRecord& task, const ReportOptions& o, const std::string& timer) {
+// The floor from `o` when the user gave the GPU's limits, else from the limits the job recorded
+// for the device when it measured it.
+Roofline roofline(const TaskRecord& task, const ReportOptions& o, const std::string& timer,
+                  const std::optional<nlohmann::json>& device_limits) {
   Roofline r;
   try {
     const OpSpec op = load_op(templates_root(), task.op);
@@ -34,13 +39,24 @@ Roofline roofline(const TaskRecord& task, const ReportOptions& o, const std::str
     r.note = std::string("the op's bytes and flops are not known here: ") + e.what();
     return r;
   }
+  double bandwidth = o.bandwidth_gbs, peak = o.peak_gflops;
+  if (bandwidth <= 0 && peak <= 0 && device_limits) {
+    // The memory's peak, not the measured copy rate: a floor no kernel can pass.
+    bandwidth = device_limits->value("peak_bandwidth_gbs", 0.0);
+    if (bandwidth <= 0) bandwidth = device_limits->value("copy_bandwidth_gbs", 0.0);
+    peak = device_limits->value("peak_gflops", 0.0);
+    if (bandwidth > 0 || peak > 0)
+      r.note = fmt::format("the floor: the device's memory peak of {:.0f} GB/s (copy measured at {:.0f} GB/s) and arithmetic bound "
+                           "of {:.0f} GFLOP/s, as the job that opened it recorded them",
+                           bandwidth, device_limits->value("copy_bandwidth_gbs", 0.0), peak);
+  }
   if (timer != "gpu") {
     r.note = "no roofline floor: these are CPU times of the emulated kernel, and a GPU's floor says nothing about them";
-  } else if (o.bandwidth_gbs <= 0 && o.peak_gflops <= 0) {
+  } else if (bandwidth <= 0 && peak <= 0) {
     r.note = "no roofline floor: give the GPU's bandwidth (--bandwidth-gbs) and peak (--peak-gflops)";
   } else {
-    if (o.bandwidth_gbs > 0) r.floor_ms = std::max(r.floor_ms, r.bytes / (o.bandwidth_gbs * 1e9) * 1e3);
-    if (o.peak_gflops > 0) r.floor_ms = std::max(r.floor_ms, r.flops / (o.peak_gflops * 1e9) * 1e3);
+    if (bandwidth > 0) r.floor_ms = std::max(r.floor_ms, r.bytes / (bandwidth * 1e9) * 1e3);
+    if (peak > 0) r.floor_ms = std::max(r.floor_ms, r.flops / (peak * 1e9) * 1e3);
   }
   return r;
 }
@@ -115,7 +131,7 @@ ReportData gather_report(const KnowledgeDb& db, const ReportOptions& options) {
         if (auto c = db.candidate(w->candidate_id)) t.winner_label = candidate_label(*c);
       }
       if (t.timer.empty()) t.timer = device.rfind("emu:", 0) == 0 ? "cpu" : "gpu";
-      t.roofline = roofline(task, options, t.timer);
+      t.roofline = roofline(task, options, t.timer, db.device_limits(device));
       t.lessons = lessons_for(lessons, task, result_ids, prompts);
       data.tasks.push_back(std::move(t));
     }

@@ -22,7 +22,7 @@ struct ReportEvaluation {
 struct Roofline {
   bool known = false;          // the op's bytes and flops could be evaluated at the task's shape
   double bytes = 0, flops = 0;
-  double floor_ms = 0;         // bytes / bandwidth or flops / peak, whichever is larger; 0 when the device's limits are not given
+  double floor_ms = 0;         // bytes / bandwidth or flops / peak, whichever is larger; 0 when the device's limits are unknown
   std::string note;
 };
 
@@ -46,7 +46,7 @@ struct TaskReport {
 
 struct ReportOptions {
   std::string title = "hone report";
-  double bandwidth_gbs = 0;    // the GPU's memory bandwidth, for the roofline floor; 0: not drawn
+  double bandwidth_gbs = 0;    // the GPU's memory bandwidth, for the roofline floor; 0: the limits the job recorded, if any
   double peak_gflops = 0;
 };
 

@@ -58,6 +58,14 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   report.note = choice.note;
   // Opened only once the input is known good: bad input leaves no database behind.
   KnowledgeDb db(opt.db_file);
+  // What the device measured as it opened (its copy rate) and its attributes promise: kept with
+  // the results, for the report's roofline floor.
+  if (report.device.timer == "gpu")
+    db.put_device_limits(report.device.id(), {{"arch", report.device.arch},
+                                              {"copy_bandwidth_gbs", report.device.copy_bandwidth_gbs},
+                                              {"peak_bandwidth_gbs", report.device.peak_bandwidth_gbs},
+                                              {"peak_gflops", report.device.peak_gflops},
+                                              {"l2_bytes", report.device.l2_bytes}});
   if (!choice.note.empty()) progress.note(choice.note);
   progress.note(fmt::format("{} tasks{} from {} on {} ({}), {} candidates per task, database {}", tasks.size(),
                             opt.shard.count > 1 ? fmt::format(" (shard {}/{} of {})", opt.shard.index, opt.shard.count, all.size()) : "",

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "knowledge_db/knowledge_db.hpp"
 #include "support/run_command.hpp"
 
 namespace {
@@ -103,5 +104,11 @@ TEST_CASE("--device auto with a driver (the test double): the job runs on the GP
   CHECK(r.output.find("fail [reference] 512 of 512 elements of 'out' differ from the reference") != std::string::npos);
   CHECK(r.output.find("none: no candidate passed") != std::string::npos);
   CHECK(r.output.find(" pass ") == std::string::npos);
+  // The copy rate the device measured, kept with the results for the report's floor.
+  const auto limits = hone::KnowledgeDb(dir / "fake.db").device_limits("cuda:hone fake GPU (test driver)");
+  REQUIRE(limits);
+  CHECK(limits->at("copy_bandwidth_gbs").get<double>() == doctest::Approx(2000).epsilon(1e-3));
+  CHECK(limits->at("peak_bandwidth_gbs").get<double>() == doctest::Approx(3352.3).epsilon(1e-3));
+  CHECK(limits->at("arch") == "sm_90");
   std::filesystem::remove_all(dir);
 }

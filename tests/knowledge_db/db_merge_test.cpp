@@ -41,6 +41,8 @@ Shard write_shard(const std::filesystem::path& file, const std::string& name, do
     db.add_result(r);
     db.offer_winner({task, device, candidate, r.id, ms, 3.0, ""});
   }
+  // Only b's job measured the device: the merge keeps its limits whatever the order.
+  if (name == "b") db.put_device_limits(device, {{"copy_bandwidth_gbs", 4300.0}});
   LessonRecord l;
   l.situation = "rmsnorm on " + name;
   l.action = "do what " + name + " found";
@@ -93,6 +95,8 @@ TEST_CASE("merge: shards become one database: tasks by key, results appended, th
   REQUIRE(result);
   CHECK(result->id == w->result_id);
   CHECK(all.winners().size() == 3);
+  REQUIRE(all.device_limits(h200));
+  CHECK(all.device_limits(h200)->at("copy_bandwidth_gbs") == 4300.0);
   CHECK(all.compile(won->id, "sm_90")->cubin == "\x7f" "ELF-b");
   CHECK(all.results_for_task(shared).size() == 2);
   // Each lesson's evidence is its own shard's result, under the merged id.

@@ -302,3 +302,18 @@ TEST_CASE("offer_winner refuses an untimed or NaN time") {
                   std::invalid_argument);
   CHECK(f.db.winners().empty());
 }
+
+TEST_CASE_FIXTURE(Fixture, "device limits: recorded for a device, replaced by a later job's, none for a device seen only in results") {
+  const std::string h200 = "cuda:NVIDIA H200";
+  result(h200, 0.01);
+  CHECK_FALSE(db.device_limits(h200));  // known from a result, nothing measured
+  db.put_device_limits(h200, {{"copy_bandwidth_gbs", 4100.0}, {"peak_bandwidth_gbs", 4800.0}});
+  db.put_device_limits(h200, {{"copy_bandwidth_gbs", 4300.0}, {"peak_bandwidth_gbs", 4800.0}});
+  REQUIRE(db.device_limits(h200));
+  CHECK(db.device_limits(h200)->at("copy_bandwidth_gbs") == 4300.0);
+  // A device no result names yet is recorded with its kind, as the results' trigger records one.
+  db.put_device_limits("cuda:NVIDIA B200", {{"copy_bandwidth_gbs", 7000.0}});
+  CHECK(db.devices() == std::vector<std::string>{"cuda:NVIDIA B200", h200});
+  SqliteConnection raw(dir / "hone.db");
+  CHECK(raw.query_int("SELECT kind = 'cuda' FROM devices WHERE name = 'cuda:NVIDIA B200'") == 1);
+}

@@ -5,6 +5,7 @@
 
 #include "core/json_file.hpp"
 #include "job_cache.hpp"
+#include "knowledge_db/test_support.hpp"
 #include "serving/html_report.hpp"
 #include "serving/svg_chart.hpp"
 
@@ -85,6 +86,37 @@ TEST_CASE("report: one self-contained page with a section per task, its charts a
 
   write_html_report(db, job.dir / "r.html");
   CHECK(read_text_file(job.dir / "r.html").size() > 5000);
+}
+
+TEST_CASE("report: GPU times get the roofline floor from the limits the job recorded for the device, or from the user") {
+  test::TempDir dir;
+  KnowledgeDb db(dir / "gpu.db");
+  TaskRecord task = test::make_task("gpu");  // rmsnorm, hidden=4096, tokens=8
+  db.upsert_task(task);
+  CandidateRecord candidate = test::make_candidate("winner");
+  db.upsert_candidate(candidate);
+  const std::string h200 = "cuda:NVIDIA H200";
+  ResultRecord r = test::make_result(task.id, candidate.id, h200, 0.01);
+  db.add_result(r);
+  db.offer_winner({task.id, h200, candidate.id, r.id, 0.01, 0.02, ""});
+  const double bytes = 2 * 8 * 4096 * 2 + 4096 * 2;
+
+  const ReportData before = gather_report(db, {});
+  REQUIRE(before.tasks.size() == 1);
+  CHECK(before.tasks[0].roofline.floor_ms == 0);
+  CHECK(before.tasks[0].roofline.note.find("give the GPU's bandwidth") != std::string::npos);
+
+  db.put_device_limits(h200, {{"copy_bandwidth_gbs", 4300.0}, {"peak_bandwidth_gbs", 4800.0}, {"peak_gflops", 2.0e6}});
+  const ReportData after = gather_report(db, {});
+  CHECK(after.tasks[0].roofline.bytes == bytes);
+  CHECK(after.tasks[0].roofline.floor_ms == doctest::Approx(bytes / 4800e9 * 1e3));
+  CHECK_MESSAGE(after.tasks[0].roofline.note.find("memory peak of 4800 GB/s (copy measured at 4300 GB/s)") != std::string::npos,
+                after.tasks[0].roofline.note);
+  CHECK(render_report_html(after).find("memory peak of 4800 GB/s") != std::string::npos);
+
+  ReportOptions given;
+  given.bandwidth_gbs = 3000;  // the user's figures come first
+  CHECK(gather_report(db, given).tasks[0].roofline.floor_ms == doctest::Approx(bytes / 3000e9 * 1e3));
 }
 
 TEST_CASE("report: chart ticks are round numbers covering the data") {
