@@ -33,9 +33,11 @@ void add_report_command(CLI::App& app, Action& action) {
   cmd->add_option("--db", a->db, "SQLite database")->capture_default_str();
   cmd->add_option("--out", a->out, "HTML file to write")->capture_default_str();
   cmd->add_option("--title", a->options.title, "page title")->capture_default_str();
-  cmd->add_option("--bandwidth-gbs", a->options.bandwidth_gbs, "the GPU's memory bandwidth, for the roofline floor (default: what the job recorded for the device)")
+  cmd->add_option("--bandwidth-gbs", a->options.bandwidth_gbs,
+                  "the GPU's memory bandwidth, for the roofline floor (default: what the job recorded for the device)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--peak-gflops", a->options.peak_gflops, "the GPU's peak arithmetic rate, for the roofline floor (default: what the job recorded)")
+  cmd->add_option("--peak-gflops", a->options.peak_gflops,
+                  "the GPU's peak arithmetic rate, for the roofline floor (default: what the job recorded)")
       ->check(CLI::NonNegativeNumber);
   cmd->callback([a, &action] { action = [a] { return run_report(*a); }; });
 }
