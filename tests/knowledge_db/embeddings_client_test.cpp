@@ -15,6 +15,7 @@
 #include "knowledge_db/embedder.hpp"
 #include "knowledge_db/local_embedding.hpp"
 #include "knowledge_db/sqlite_connection.hpp"
+#include "support/scoped_env.hpp"
 #include "test_support.hpp"
 
 using namespace hone;
@@ -97,21 +98,6 @@ struct FakeEmbeddings {
 bool file_contains(const std::filesystem::path& file, const std::string& needle) {
   return std::filesystem::exists(file) && test::read_bytes(file).find(needle) != std::string::npos;
 }
-
-// Sets an environment variable for one scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(const std::string& n, const char* value) : name(n) {
-    if (const char* o = std::getenv(n.c_str())) old = o;
-    if (value) setenv(n.c_str(), value, 1);
-    else unsetenv(n.c_str());
-  }
-  ~ScopedEnv() {
-    if (old) setenv(name.c_str(), old->c_str(), 1);
-    else unsetenv(name.c_str());
-  }
-};
 
 }  // namespace
 
@@ -216,9 +202,9 @@ TEST_CASE("embeddings: the endpoint URL follows the SDKs, and comes from flags b
   e.base_url = "http://gpu-box:8000/openai/v1/";
   CHECK(e.url() == "http://gpu-box:8000/openai/v1/embeddings");
 
-  ScopedEnv url("OPENAI_BASE_URL", "http://env-host/v1");
-  ScopedEnv key("OPENAI_API_KEY", "sk-env");
-  ScopedEnv model("HONE_EMBEDDING_MODEL", nullptr);
+  test::ScopedEnv url("OPENAI_BASE_URL", "http://env-host/v1");
+  test::ScopedEnv key("OPENAI_API_KEY", "sk-env");
+  test::ScopedEnv model("HONE_EMBEDDING_MODEL", nullptr);
   auto from_env = embedding_endpoint("", "", "");
   CHECK(from_env.base_url == "http://env-host/v1");
   CHECK(from_env.api_key == "sk-env");
@@ -228,7 +214,7 @@ TEST_CASE("embeddings: the endpoint URL follows the SDKs, and comes from flags b
   CHECK(from_flags.api_key == "sk-flag");
   CHECK(from_flags.model == "bge-small");
 
-  ScopedEnv no_url("OPENAI_BASE_URL", nullptr);
+  test::ScopedEnv no_url("OPENAI_BASE_URL", nullptr);
   // A key alone configures nothing: lessons are not sent anywhere unless a URL says where.
   CHECK_FALSE(embedding_endpoint("", "", "").configured());
 }

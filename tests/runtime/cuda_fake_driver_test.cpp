@@ -3,12 +3,12 @@
 // a kernel is loaded from, shared memory limits, copies in and out, and the calls' errors named.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
 #include <vector>
 
 #include "runtime/cuda_device.hpp"
 #include "runtime/cuda_driver.hpp"
 #include "scale_kernel.hpp"
+#include "support/scoped_env.hpp"
 
 namespace {
 
@@ -60,10 +60,12 @@ TEST_CASE("cuda device (driver double): buffers go in and out, and a launch out 
 }
 
 TEST_CASE("cuda device (driver double): dynamic shared memory past 48 KiB with the static arrays is asked for, past the GPU's refused") {
-  ::setenv("HONE_FAKE_CUDA_STATIC_SMEM", "16384", 1);
   auto device = hone::make_cuda_device(fake_driver(), 0);
-  auto k = device->load(hone::test::scale_kernel_for("sm_90"));
-  ::unsetenv("HONE_FAKE_CUDA_STATIC_SMEM");
+  std::unique_ptr<hone::LoadedKernel> k;
+  {
+    hone::test::ScopedEnv static_smem("HONE_FAKE_CUDA_STATIC_SMEM", "16384");  // read as the function is found
+    k = device->load(hone::test::scale_kernel_for("sm_90"));
+  }
   hone::DeviceBuffer buf(*device, 4096);
   void* ptr = buf.get();
   float f = 1;

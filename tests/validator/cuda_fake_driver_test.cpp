@@ -4,38 +4,20 @@
 // only timed here (check = false); checking kernels on a GPU is cuda_worker_test.cpp's.
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <optional>
 #include <string>
 
 #include "core/paths.hpp"
 #include "validator/worker.hpp"
 #include "rmsnorm_variants.hpp"
+#include "support/scoped_env.hpp"
 
 using namespace hone;
 
 namespace {
 
-// Sets an environment variable for the workers started while it lives (they inherit it); this
-// process never loads the driver through it.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1);
-    else ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 struct FakeGpu {
-  ScopedEnv driver{"HONE_LIBCUDA", HONE_FAKE_LIBCUDA};
+  // The workers started in a test inherit it; this process never loads the driver through it.
+  test::ScopedEnv driver{"HONE_LIBCUDA", HONE_FAKE_LIBCUDA};
   OpSpec op = load_op(templates_root(), "rmsnorm");
 
   // Times `entry` at 64 x 4096 (no checking: the double computes nothing), alone or in turns
@@ -56,7 +38,7 @@ struct FakeGpu {
 
 TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): a 5 us kernel is timed in replayed batches, the flush left out") {
   // 5 us is under the batching threshold: samples are CUDA graphs of 40 launches, each the mean.
-  ScopedEnv kernel_us("HONE_FAKE_CUDA_KERNEL_US", "5");
+  test::ScopedEnv kernel_us("HONE_FAKE_CUDA_KERNEL_US", "5");
   Worker w({"cuda", "sm_90", 60, {}});
   Verdict v = w.evaluate(timing("rmsnorm_right"));
   REQUIRE_MESSAGE(v.pass, v.reason);
@@ -75,7 +57,7 @@ TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): a 5 us kernel is timed 
 
 TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): a 50 us kernel is timed launch by launch, the L2 flush outside the events") {
   // The double's flush of 8 MiB takes 4.2 us of its clock: inside the events it would show.
-  ScopedEnv kernel_us("HONE_FAKE_CUDA_KERNEL_US", "50");
+  test::ScopedEnv kernel_us("HONE_FAKE_CUDA_KERNEL_US", "50");
   Worker w({"cuda", "sm_90", 60, {}});
   Verdict v = w.evaluate(timing("rmsnorm_right"));
   REQUIRE_MESSAGE(v.pass, v.reason);
@@ -86,7 +68,7 @@ TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): a 50 us kernel is timed
 TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): a time below bytes over the measured copy rate is impossible") {
   // 64 x 4096 bf16 in and out is about 1 MB: at most 2500 GB/s (1.25 x the double's 2000) allows
   // 0.42 us, and the kernel claims 0.01 us.
-  ScopedEnv kernel_us("HONE_FAKE_CUDA_KERNEL_US", "0.01");
+  test::ScopedEnv kernel_us("HONE_FAKE_CUDA_KERNEL_US", "0.01");
   Worker w({"cuda", "sm_90", 60, {}});
   Verdict v = w.evaluate(timing("rmsnorm_right"));
   CHECK_FALSE(v.pass);
@@ -109,7 +91,7 @@ TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): an illegal address cost
 
 TEST_CASE_FIXTURE(FakeGpu, "cuda worker (driver double): a fault by a code hone does not know is found by a probe, the worker replaced") {
   // CUDA_ERROR_UNKNOWN is on no list of sticky errors; the faulted context fails the probe.
-  ScopedEnv code("HONE_FAKE_CUDA_FAULT", "999");  // CUDA_ERROR_UNKNOWN
+  test::ScopedEnv code("HONE_FAKE_CUDA_FAULT", "999");  // CUDA_ERROR_UNKNOWN
   Worker w({"cuda", "sm_90", 60, {}});
   Verdict crashed = w.evaluate(check("rmsnorm_crashes"));
   CHECK_FALSE(crashed.pass);
