@@ -6,6 +6,7 @@ within the timing noise of each other may trade places. Prints a table and a sum
 --json FILE writes the rows there. Exit 0: the comparison was made (differences are figures, not
 failures); 2: a cache is unreadable.
 Usage: gpu_check_repeat.py CACHE_1 CACHE_2 [--json FILE]"""
+import argparse
 import json
 import os
 import sys
@@ -24,16 +25,14 @@ def winners(cache_dir):
 
 
 def main():
-    args = sys.argv[1:]
-    out_json = None
-    if "--json" in args:
-        i = args.index("--json")
-        out_json = args[i + 1]
-        del args[i:i + 2]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("first_cache")
+    parser.add_argument("second_cache")
+    parser.add_argument("--json", dest="out_json")
+    args = parser.parse_args()
+    out_json = args.out_json
     try:
-        first, second = winners(args[0]), winners(args[1])
+        first, second = winners(args.first_cache), winners(args.second_cache)
     except (OSError, ValueError, KeyError) as e:
         print(f"gpu_check_repeat: {e}", file=sys.stderr)
         sys.exit(2)

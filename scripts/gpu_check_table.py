@@ -4,6 +4,7 @@ time and the reference's (re-timed in turns), the speedup, the bytes the op must
 shape (the family's spec formula), the bandwidth that time achieves and its share of the GPU's
 measured copy bandwidth. Prints a table; with --json FILE writes the same rows there.
 Usage: gpu_check_table.py CACHE_DIR DEVICES_JSON TEMPLATES_DIR [--json FILE]"""
+import argparse
 import json
 import os
 import re
@@ -22,15 +23,13 @@ def eval_formula(text, symbols):
 
 
 def main():
-    args = sys.argv[1:]
-    out_json = None
-    if "--json" in args:
-        i = args.index("--json")
-        out_json = args[i + 1]
-        del args[i:i + 2]
-    if len(args) != 3:
-        sys.exit(__doc__)
-    cache_dir, devices_file, templates = args
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("cache_dir")
+    parser.add_argument("devices_file")
+    parser.add_argument("templates")
+    parser.add_argument("--json", dest="out_json")
+    args = parser.parse_args()
+    cache_dir, devices_file, templates, out_json = args.cache_dir, args.devices_file, args.templates, args.out_json
     manifest = json.load(open(os.path.join(cache_dir, "manifest.json")))
     devices = json.load(open(devices_file))
     gpu = devices["cuda"]["devices"][0]
