@@ -4,8 +4,8 @@
 
 #include "cli/commands.hpp"
 #include "core/json_file.hpp"
-#include "serving/cache_gate.hpp"
-#include "serving/gate_output.hpp"
+#include "gate/cache_gate.hpp"
+#include "gate/gate_output.hpp"
 
 namespace hone::cli {
 

@@ -7,7 +7,7 @@
 #include "cli/existing_db.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
-#include "tuner/llm_attempt_report.hpp"
+#include "tuner/llm/llm_attempt_report.hpp"
 
 namespace hone::cli {
 

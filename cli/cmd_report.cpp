@@ -6,7 +6,7 @@
 #include "cli/existing_db.hpp"
 #include "core/input_error.hpp"
 #include "knowledge_db/knowledge_db.hpp"
-#include "serving/html_report.hpp"
+#include "report/html_report.hpp"
 
 namespace hone::cli {
 

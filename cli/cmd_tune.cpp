@@ -8,7 +8,7 @@
 #include "cli/stop_signals.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
-#include "tuner/llm_options.hpp"
+#include "tuner/llm/llm_options.hpp"
 #include "tuner/search_strategy.hpp"
 #include "tuner/tuning_job.hpp"
 

@@ -5,10 +5,10 @@
 
 #include <thread>
 
-#include "tuner/records.hpp"
+#include "tuner/db_records.hpp"
 #include "validator/isolated_build.hpp"
 #include "validator/source_policy.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 
 namespace hone {
 

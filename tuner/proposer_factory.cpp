@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/input_error.hpp"
-#include "tuner/llm_proposer.hpp"
+#include "tuner/llm/llm_proposer.hpp"
 #include "tuner/search_strategy.hpp"
 #include "tuner/tuning_job.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Making a task's proposers by name: "template" (the template search) and "llm" (the LLM
-// proposer, tuner/llm_proposer.hpp).
+// proposer, tuner/llm/llm_proposer.hpp).
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include "tuner/kernel_builds.hpp"
-#include "tuner/records.hpp"
+#include "tuner/db_records.hpp"
 #include "validator/candidate_validation.hpp"
 #include "validator/source_policy.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 
 namespace hone {
 

@@ -13,7 +13,7 @@
 #include "runtime/device_select.hpp"
 #include "runtime/nvrtc_compiler.hpp"
 #include "tuner/proposer_factory.hpp"
-#include "tuner/records.hpp"
+#include "tuner/db_records.hpp"
 #include "validator/worker.hpp"
 
 namespace hone {

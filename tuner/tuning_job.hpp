@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "runtime/device.hpp"
-#include "tuner/llm_options.hpp"
+#include "tuner/llm/llm_options.hpp"
 #include "tuner/job_progress.hpp"
 #include "tuner/shard.hpp"
 #include "tuner/task.hpp"

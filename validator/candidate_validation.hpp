@@ -9,7 +9,7 @@
 #include "core/op_spec.hpp"
 #include "runtime/kernel_build.hpp"
 #include "validator/evaluation.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 #include "validator/worker.hpp"
 
 namespace hone {

@@ -1,58 +1,16 @@
 #pragma once
 // One evaluation of a candidate on a device, as the worker process runs it: the reference check
-// (stage 2), the hidden tests (3), the consistency checks (4) and the timing (5). The request
-// travels to the worker as JSON.
-#include <cstdint>
-#include <filesystem>
+// (stage 2, validator/reference_stage.hpp), the hidden tests (3, hidden_stage.hpp), the
+// consistency checks (4, consistency_stage.hpp) and the timing (5, timing_stage.hpp). Stage 1,
+// static, runs before a candidate reaches the worker (static_stage.hpp).
 #include <functional>
-#include <map>
 #include <string>
-#include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "core/expr.hpp"
-#include "core/launch_rule.hpp"
-#include "core/model_shapes.hpp"
 #include "runtime/device.hpp"
+#include "validator/evaluation_request.hpp"
 #include "validator/verdict.hpp"
 
 namespace hone {
-
-struct KernelUnderTest {
-  KernelImage image;
-  LaunchRule launch;
-};
-
-struct TimingOptions {
-  int warmup_runs = 1;
-  double warmup_ms = 20;       // warm up for at least this long, or warmup_runs, whichever is more
-  int repeats = 5;
-  double max_total_ms = 2000;  // stop repeating once this much time went into timing (after 3 runs)
-  double max_spread = 0.25;    // (p90 - p10) / median above this: measure again
-  int remeasures = 2;          // at most this many times
-};
-
-struct EvaluationRequest {
-  std::filesystem::path spec_dir;        // the op family folder (its spec.json)
-  Bindings shape;                        // the visible shape: the one the candidate is tuned at
-  std::map<std::string, Bucket> buckets; // dynamic dims and the ranges the candidate must serve
-  std::map<std::string, double> scalars; // float scalar arguments overriding the spec's defaults
-  KernelUnderTest reference;
-  KernelUnderTest candidate;
-  bool check = true;                     // false: the candidate is the reference itself, only timed
-  std::vector<std::uint64_t> seeds;      // visible inputs
-  std::uint64_t hidden_seed = 0;         // 0: drawn in the worker, at validation time
-  bool time = true;
-  /// Time the candidate and the reference in turns, launch for launch, so both medians come from
-  /// the same conditions (the winner against the baseline); the reference's figures go to
-  /// detail.baseline.
-  bool time_against_reference = false;
-  TimingOptions timing;
-};
-
-void to_json(nlohmann::json& j, const EvaluationRequest& r);
-void from_json(const nlohmann::json& j, EvaluationRequest& r);
 
 /// Called with a stage name before each stage starts, so a crash can be attributed to it.
 using StageListener = std::function<void(const std::string& stage)>;

@@ -1,8 +1,8 @@
 #pragma once
-// Stage 3, hidden tests: shapes and inputs the proposer never sees. For every dynamic dim, other
-// sizes inside its bucket (its lower bound, one below the upper bound, a value between that is
-// not a power of two), and the spec's adversarial input cases; their seeds are drawn at
-// validation time.
+// Which hidden tests a candidate gets (stage 3 runs them, validator/hidden_stage.hpp): shapes
+// and inputs the proposer never sees. For every dynamic dim, other sizes inside its bucket (its
+// lower bound, one below the upper bound, a value between that is not a power of two), and the
+// spec's adversarial input cases; their seeds are drawn at validation time.
 #include <cstdint>
 #include <map>
 #include <string>

@@ -1,7 +1,8 @@
 #pragma once
-// Stage 5, timing: warm up by time, then samples on the device's own clock as the timing plan
-// says (single launches, or replayed batches rotating argument sets), measured again when the
-// spread is too wide; the median, minimum and spread of the tightest measurement.
+// Measuring a kernel's time on a device (stage 5 uses it, validator/timing_stage.hpp): warm up
+// by time, then samples on the device's own clock as the timing plan says (single launches, or
+// replayed batches rotating argument sets), measured again when the spread is too wide; the
+// median, minimum and spread of the tightest measurement.
 #include <vector>
 
 #include "runtime/device.hpp"

@@ -8,7 +8,7 @@
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
-#include "job_cache.hpp"
+#include "support/job_cache.hpp"
 #include "serving/kernel_launcher_export.hpp"
 #include "serving/kernel_tuner_export.hpp"
 #include "serving/task_results.hpp"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hone/kernel_cache.h"
-#include "job_cache.hpp"
+#include "support/job_cache.hpp"
 
 using hone::test::JobCache;
 

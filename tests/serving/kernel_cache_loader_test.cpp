@@ -12,7 +12,7 @@
 #include "core/json_file.hpp"
 #include "core/sha256.hpp"
 #include "hone/kernel_cache.hpp"
-#include "job_cache.hpp"
+#include "support/job_cache.hpp"
 
 using hone::test::JobCache;
 namespace kc = hone::kernel_cache;

@@ -2,7 +2,7 @@
 // job's cache, run by the python3 interpreter: tests/serving/python/test_kernel_cache.py.
 #include <doctest/doctest.h>
 
-#include "job_cache.hpp"
+#include "support/job_cache.hpp"
 
 TEST_CASE("python module: finds every bucket's entry, verifies files, refuses wrong-architecture and corrupted caches") {
   hone::test::JobCache job("python");

@@ -21,7 +21,7 @@
 #include "core/paths.hpp"
 #include "runtime/kernel_build.hpp"
 #include "support/run_command.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 #include "validator/worker.hpp"
 
 using namespace hone;

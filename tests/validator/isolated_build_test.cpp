@@ -15,7 +15,7 @@
 #include "validator/build_wire.hpp"
 #include "validator/isolated_build.hpp"
 #include "validator/sandbox.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 
 extern char** environ;
 

@@ -12,7 +12,7 @@
 #include "core/op_spec.hpp"
 #include "runtime/kernel_build.hpp"
 #include "validator/evaluation.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 #include "support/test_data_dir.hpp"
 
 namespace hone::test {

@@ -2,7 +2,7 @@
 
 #include "core/paths.hpp"
 #include "runtime/kernel_build.hpp"
-#include "validator/static_check.hpp"
+#include "validator/static_stage.hpp"
 #include "validator/worker.hpp"
 #include "rmsnorm_variants.hpp"
 

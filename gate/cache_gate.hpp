@@ -1,0 +1,70 @@
+#pragma once
+// `hone gate`: the CI regression gate over an exported kernel cache. Every entry is validated
+// again on the device at hand (the five stages, with the entry's source, launch rule and
+// bucket), its resource usage is compiled again with this NVRTC and compared with the recorded
+// one, and on a GPU its time is compared with the baseline's by a noise-aware test. On emu the
+// times are CPU times: reported, never gated.
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gate/timing_regression.hpp"
+#include "validator/evaluation.hpp"
+
+namespace hone {
+
+struct GateOptions {
+  std::filesystem::path cache;
+  std::filesystem::path baseline;   // another cache whose kernels are re-timed as the baseline; empty: the times recorded in `cache`
+  std::string device = "auto";      // auto | emu | cuda | none (static checks and resources only)
+  double max_regression_pct = 10;
+  TimingOptions timing;
+};
+
+/// Registers and spill bytes as ptxas reports them.
+struct ResourceFigures {
+  int registers = -1;   // -1: unknown
+  int spill_bytes = 0;  // stores + loads
+};
+
+/// What got worse from `recorded` to `now` (a new toolkit adding registers or spills), one line
+/// each; empty when nothing did.
+std::vector<std::string> resource_regressions(const ResourceFigures& recorded, const ResourceFigures& now);
+
+struct GateEntryResult {
+  std::string name;          // "rmsnorm hidden=256 tokens=1..2"
+  std::string entry;         // the kernel's name
+  std::string op;
+  std::string arch;
+  std::string validation;    // "passed every stage" or the stage and reason it was rejected at
+  std::string resources;     // "16 registers, 0 spill bytes (recorded: 16, 0)"
+  std::string timer;         // "gpu" | "cpu" | "" when not timed
+  double time_ms = 0;        // measured now
+  double recorded_ms = 0;    // the time the cache recorded (on the device it names)
+  double baseline_ms = 0;    // what it was compared with, 0 when nothing
+  std::string baseline_from; // "re-timed from the baseline cache" | "recorded in the cache" | ""
+  std::string timing;        // the timing verdict in words
+  std::vector<std::string> failures;
+  double seconds = 0;        // how long its checks took
+
+  bool pass() const { return failures.empty(); }
+};
+
+struct GateReport {
+  std::string cache;
+  std::string baseline;
+  std::string device;        // "emu", "cuda", "none"
+  double max_regression_pct = 0;
+  std::vector<GateEntryResult> entries;
+
+  bool pass() const;
+  std::size_t failures() const;
+};
+
+/// Runs the gate. Throws InputError (exit 2) for a cache or baseline that cannot be trusted:
+/// a malformed or newer manifest, a missing file, a SHA-256 mismatch. `progress` gets one line
+/// per entry.
+GateReport run_gate(const GateOptions& options, const std::function<void(const std::string&)>& progress = {});
+
+}  // namespace hone

@@ -1,0 +1,125 @@
+// The gate's parts: the noise-aware timing test, the resource comparison, its outputs, and the
+// gate itself on a real job's cache whose recorded resources claim fewer registers than this
+// toolkit gives (what a new toolkit that adds registers looks like).
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "support/job_cache.hpp"
+#include "gate/cache_gate.hpp"
+#include "gate/gate_output.hpp"
+
+using namespace hone;
+
+TEST_CASE("gate: a slowdown fails only beyond the allowed percentage and beyond the noise") {
+  // 20% slower, quiet measurements: a regression at 10%, not at 25%.
+  CHECK(check_regression({0.120, 0.02}, {0.100, 0.02}, 10).regressed);
+  CHECK_FALSE(check_regression({0.120, 0.02}, {0.100, 0.02}, 25).regressed);
+  // 20% slower, but each run spread over 40%: noise, said so, not failed.
+  const auto noisy = check_regression({0.120, 0.40}, {0.100, 0.40}, 10);
+  CHECK_FALSE(noisy.regressed);
+  CHECK_MESSAGE(noisy.explanation.find("within the noise") != std::string::npos, noisy.explanation);
+  // Faster is never a regression.
+  CHECK_FALSE(check_regression({0.050, 0}, {0.100, 0}, 0).regressed);
+  CHECK(check_regression({0.120, 0.02}, {0.100, 0.02}, 10).ratio == doctest::Approx(1.2));
+  CHECK_FALSE(check_regression({0, 0}, {0.1, 0}, 10).regressed);
+}
+
+TEST_CASE("gate: more registers or spills than recorded is a regression, fewer is not") {
+  CHECK(resource_regressions({32, 0}, {32, 0}).empty());
+  CHECK(resource_regressions({32, 0}, {24, 0}).empty());
+  CHECK(resource_regressions({-1, 0}, {40, 0}).empty());  // nothing recorded to compare with
+  auto r = resource_regressions({32, 0}, {40, 16});
+  REQUIRE(r.size() == 2);
+  CHECK(r[0] == "40 registers per thread, recorded 32");
+  CHECK(r[1] == "16 bytes of register spills, recorded 0");
+}
+
+TEST_CASE("gate: JUnit and Markdown carry every entry, failures with their reasons, escaped") {
+  GateReport report;
+  report.cache = "cache<1>";
+  report.device = "emu";
+  report.max_regression_pct = 10;
+  GateEntryResult ok;
+  ok.name = "rmsnorm hidden=256 tokens=1..2";
+  ok.entry = "k_ok";
+  ok.op = "rmsnorm";
+  ok.validation = "passed every stage on emu";
+  GateEntryResult bad = ok;
+  bad.entry = "k_bad";
+  bad.name = "rmsnorm hidden=256 tokens=3..4";
+  bad.validation = "rejected at the reference stage: out[0] got 5 & expected <3> | 'x'";
+  bad.failures.push_back("wrong: " + bad.validation);
+  report.entries = {ok, bad};
+  CHECK_FALSE(report.pass());
+  CHECK(report.failures() == 1);
+
+  const std::string x = gate_junit(report);
+  CHECK(x.find("tests=\"2\" failures=\"1\"") != std::string::npos);
+  CHECK(x.find("<testcase classname=\"hone.gate.rmsnorm\" name=\"rmsnorm hidden=256 tokens=1..2 (k_ok, )\"") != std::string::npos);
+  CHECK(x.find("<failure message=\"wrong: rejected at the reference stage: out[0] got 5 &amp; expected &lt;3&gt; | &apos;x&apos;\" type=\"wrong\">") !=
+        std::string::npos);
+  CHECK(x.find("name=\"hone gate cache&lt;1&gt;\"") != std::string::npos);
+  CHECK(x.find("<x>") == std::string::npos);
+
+  const std::string md = gate_markdown(report);
+  CHECK(md.find("## hone gate: FAIL") != std::string::npos);
+  CHECK(md.find("| **FAIL** | rmsnorm hidden=256 tokens=3..4 | `k_bad` |") != std::string::npos);
+  CHECK(md.find("expected <3> \\| 'x'") != std::string::npos);  // a pipe would end the table cell
+  CHECK(md.find("Times on emu are CPU times") != std::string::npos);
+}
+
+TEST_CASE("gate: a toolkit that gives more registers than recorded fails the entry, with the figures") {
+  test::JobCache job("gate-registers");
+  auto m = read_json_file(job.manifest());
+  const int registers = m["entries"][0]["resources"]["registers"];
+  REQUIRE(registers > 1);
+  m["entries"][0]["resources"]["registers"] = registers - 1;  // as if recorded by a toolkit that needed one fewer
+  std::ofstream(job.manifest()) << m.dump(2);
+
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "none";  // compile-only: resources need no device
+  const GateReport report = run_gate(o);
+  REQUIRE(report.entries.size() == 2);
+  CHECK_FALSE(report.pass());
+  CHECK(report.entries[1].pass());
+  REQUIRE(report.entries[0].failures.size() == 1);
+  CHECK_MESSAGE(report.entries[0].failures[0].find("resources: " + std::to_string(registers) + " registers per thread, recorded " +
+                                                   std::to_string(registers - 1)) != std::string::npos,
+                report.entries[0].failures[0]);
+  CHECK(report.entries[0].validation == "passed the static stage (device none)");
+}
+
+TEST_CASE("gate: against a baseline cache, emu re-times both kernels and reports CPU times without gating") {
+  test::JobCache job("gate-baseline");
+  GateOptions o;
+  o.cache = job.cache;
+  o.baseline = job.cache;
+  o.device = "emu";
+  o.max_regression_pct = 0;  // even a hair slower would fail on a GPU: on emu nothing is gated
+  const GateReport report = run_gate(o);
+  CHECK(report.pass());
+  for (const auto& e : report.entries) {
+    CHECK(e.timer == "cpu");
+    CHECK(e.time_ms > 0);
+    CHECK(e.baseline_ms > 0);
+    CHECK(e.baseline_from == "re-timed from the baseline cache");
+    CHECK_MESSAGE(e.timing.find("reported, not gated") != std::string::npos, e.timing);
+  }
+}
+
+TEST_CASE("gate: a cache that cannot be trusted is bad input, not a gate failure") {
+  test::JobCache job("gate-corrupt");
+  auto m = read_json_file(job.manifest());
+  const std::string source = (job.cache / m["entries"][1]["files"]["source"].get<std::string>()).string();
+  std::ofstream(source, std::ios::app) << "\n";
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "none";
+  CHECK_THROWS_WITH_AS(run_gate(o), doctest::Contains((source + ": SHA-256 mismatch").c_str()), InputError);
+  o.cache = job.dir / "nowhere";
+  CHECK_THROWS_WITH_AS(run_gate(o), doctest::Contains("manifest.json: cannot be read"), InputError);
+}

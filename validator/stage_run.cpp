@@ -1,0 +1,90 @@
+#include "validator/stage_run.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "validator/compare.hpp"
+#include "validator/kernel_args.hpp"
+
+namespace hone {
+
+StageRun::StageRun(Device& d, const EvaluationRequest& request, const StageListener& l) : device(d), req(request), listener(l) {}
+
+void StageRun::stage(const std::string& name) {
+  current = name;
+  if (listener) listener(name);
+}
+
+void StageRun::fail(const std::string& reason, nlohmann::json detail) {
+  Verdict v = Verdict::failed(current, reason);
+  v.detail = std::move(detail);
+  v.worst = worst;
+  v.max_abs_err = max_abs_err;
+  throw StageFailure{v};
+}
+
+std::string shape_text(const Bindings& shape) {
+  std::string s;
+  for (const auto& [k, v] : shape) s += (s.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  return s;
+}
+
+LaunchDims StageRun::dims_at(const KernelUnderTest& k, const Bindings& shape) {
+  try {
+    return k.launch.eval(shape);
+  } catch (const std::exception& e) {
+    fail(fmt::format("the launch rule does not hold at {}: {}", shape_text(shape), e.what()));
+  }
+}
+
+RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bindings& shape,
+                        const std::vector<HostTensor>& host) {
+  const LaunchDims dims = dims_at(k, shape);
+  LaunchArgs args(device, op, shape, req.scalars, host);
+  device.launch(kernel, dims, args.argv());
+  RunResult r;
+  for (std::size_t i = 0; i < op.args.size(); ++i)
+    if (op.args[i].pointer && op.args[i].role != ArgRole::In) r.outputs.emplace_back(i, args.download(i));
+  r.integrity = args.integrity_problems();
+  return r;
+}
+
+RunResult StageRun::run_candidate(const Bindings& shape, const std::vector<HostTensor>& host) {
+  RunResult r = run(*candidate, req.candidate, shape, host);
+  // Whatever stage notices it, breaking inputs or guard zones is what the consistency checks
+  // are there to catch.
+  if (!r.integrity.empty()) {
+    const std::string during = current;
+    current = "consistency";
+    std::string all;
+    for (const auto& p : r.integrity) all += (all.empty() ? "" : "; ") + p;
+    fail("the kernel " + all + " (during the " + during + " stage)");
+  }
+  return r;
+}
+
+RunResult StageRun::run_reference(const Bindings& shape, const std::vector<HostTensor>& host) {
+  return run(*reference, req.reference, shape, host);
+}
+
+std::string StageRun::compare(const RunResult& got, const RunResult& expected, const Bindings& shape,
+                              const InputCase* input_case, const std::string& what) {
+  for (std::size_t k = 0; k < expected.outputs.size(); ++k) {
+    const ArgSpec& arg = op.args[expected.outputs[k].first];
+    const Tolerance tol = op.tolerance_for(arg.dtype, input_case);
+    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol);
+    max_abs_err = std::max(max_abs_err, c.max_abs_err);
+    std::vector<std::int64_t> extents;
+    for (const auto& d : arg.dims) extents.push_back(d.eval(shape));
+    if (c.mismatches > 0 || worst.buffer.empty()) worst = {arg.name, format_index(c.worst_index, extents), c.got, c.expected};
+    if (c.mismatches > 0)
+      return fmt::format("{} of {} elements of '{}' differ from the reference ({}); worst {}{}: got {:.6g}, expected {:.6g}, "
+                         "tolerance {:.3g} + {:.3g}*|expected|",
+                         c.mismatches, expected.outputs[k].second.count, arg.name, what, arg.name, worst.index, c.got,
+                         c.expected, tol.atol, tol.rtol);
+  }
+  return "";
+}
+
+}  // namespace hone
