@@ -44,3 +44,24 @@ extern "C" __global__ void slot_in_place_wrong(float* out, float* state, const f
   out[b * D + d] = 0.5f * old + 2.f * x[b * D + d];
   state[s * D + d] = 0.5f * old + x[b * D + d];
 }
+
+// Wrong: right for every row, but also decays the states no row uses this call (engines keep
+// other sequences' states there).
+extern "C" __global__ void slot_decays_idle_slots(float* out, float* state, const float* x, const int* state_idx, int B, int D,
+                                                  int SLOTS) {
+  const int b = blockIdx.x, d = threadIdx.x, s = state_idx[b];
+  const float xv = x[b * D + d];
+  if (b == 0)
+    for (int idle = 0; idle < SLOTS; ++idle) {
+      bool used = false;
+      for (int r = 0; r < B; ++r) used = used || state_idx[r] == idle;
+      if (!used) state[idle * D + d] *= 0.5f;
+    }
+  if (s < 0) {
+    out[b * D + d] = 0.f;
+    return;
+  }
+  const float next = 0.5f * state[s * D + d] + xv;
+  state[s * D + d] = next;
+  out[b * D + d] = next + xv;
+}
