@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/input_error.hpp"
 #include "validator/chained_calls.hpp"
 
 namespace hone {
@@ -28,7 +29,13 @@ LaunchSetup setup_for(const InputDraw& draw) {
 }  // namespace
 
 CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, const InputDraw& draw, const std::string& what) {
-  CheckedInputs checked{draw, draw_calls(run.op, shape, draw), {}};
+  CheckedInputs checked{draw, {}, {}};
+  try {
+    checked.calls = draw_calls(run.op, shape, draw);
+  } catch (const InputError& e) {
+    // The spec's fault (a pool too small for the batch), not the kernel's: say so.
+    run.fail(fmt::format("the op's spec cannot draw inputs for {} at {}: {}", what, shape_text(shape), e.what()));
+  }
   const LaunchSetup separate = setup_for(draw);
   std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, separate);
   checked.expected = run_calls(run, false, shape, checked.calls, separate);

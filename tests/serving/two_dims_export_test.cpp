@@ -76,10 +76,7 @@ TEST_CASE("two dynamic dims: tasks per bucket pair only where an op reads both, 
     if (e["op"] == "split_sum") CHECK(e["args"][2]["bytes"] == "4 * (rows) * (8)");
 
   // The Python module over the C ABI, on the same cache.
-  const std::string src = HONE_SOURCE_DIR;
-  const auto py = hone::test::run_command("HONE_KERNEL_CACHE_LIB=" + std::string(HONE_BINARY_DIR) + "/libhone_kernel_cache.so PYTHONPATH=" +
-                                          src + "/serving/python HONE_TEST_CACHE=" + job.cache.string() + " python3 -B " + src +
-                                          "/tests/serving/python/test_two_dims.py -v");
+  const auto py = job.run_python("test_two_dims.py");
   CHECK_MESSAGE(py.code == 0, py.output);
   CHECK_MESSAGE(py.output.find("Ran 2 tests") != std::string::npos, py.output);
 }

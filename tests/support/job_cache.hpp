@@ -39,6 +39,15 @@ struct JobCache {
   JobCache& operator=(const JobCache&) = delete;
 
   std::string manifest() const { return (cache / "manifest.json").string(); }
+
+  /// tests/serving/python/<script> run by python3 on this cache, through the Python module and
+  /// the C ABI library built here.
+  CommandResult run_python(const std::string& script) const {
+    const std::string src = HONE_SOURCE_DIR;
+    return run_command("HONE_KERNEL_CACHE_LIB=" + std::string(HONE_BINARY_DIR) + "/libhone_kernel_cache.so PYTHONPATH=" + src +
+                       "/serving/python HONE_TEST_CACHE=" + cache.string() + " python3 -B " + src + "/tests/serving/python/" + script +
+                       " -v");
+  }
 };
 
 }  // namespace hone::test
