@@ -4,6 +4,8 @@
 #include <regex>
 #include <sstream>
 
+#include "core/index_generator.hpp"
+#include "core/index_inputs.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/sha256.hpp"
@@ -102,6 +104,50 @@ struct SpecReader {
     return d;
   }
 
+  // {"index": KIND, param: expression or argument name, ...}; the generator says which parameters
+  // it takes and which of them name arguments.
+  IndexInit index_init(const ArgSpec& a, const json& j, const std::string& where, const std::set<std::string>& symbols) const {
+    IndexInit init;
+    init.kind = string_field(j, "index", where);
+    const IndexGenerator* g = find_index_generator(init.kind);
+    if (!g) {
+      std::string known;
+      for (const IndexGenerator* k : index_generators()) known += (known.empty() ? "" : ", ") + k->kind;
+      fail(where + ".index '" + init.kind + "' is not an index generator (known: " + known + ")");
+    }
+    if (dtype_is_float(a.dtype)) fail(where + ": an index input holds integers, not " + dtype_name(a.dtype));
+    if (a.dims.size() != g->rank)
+      fail(where + ": a " + init.kind + " input has " + std::to_string(g->rank) + " dims, '" + a.name + "' has " + std::to_string(a.dims.size()));
+    for (const auto& [key, value] : j.items()) {
+      if (key == "index") continue;
+      auto p = std::find_if(g->params.begin(), g->params.end(), [&](const IndexParam& q) { return q.name == key; });
+      if (p == g->params.end()) fail(where + "." + key + " is not a parameter of " + init.kind);
+      if (p->input) {
+        if (!value.is_string()) fail(where + "." + key + " must name another argument");
+        init.inputs[key] = value.get<std::string>();
+      } else {
+        init.params[key] = expr(value, where + "." + key, symbols);
+      }
+    }
+    for (const auto& p : g->params) {
+      if (init.params.count(p.name) || init.inputs.count(p.name)) continue;
+      if (p.default_value.empty()) fail(where + " lacks '" + p.name + "', a parameter of " + init.kind);
+      init.params[p.name] = Expr::parse(p.default_value);
+    }
+    return init;
+  }
+
+  AddressedBy addressed_by(const json& j, const std::string& where, std::set<std::string> symbols) const {
+    if (!j.is_object()) fail(where + " must be {\"index\": ARG, \"extent\": E, [\"offset\": E of item]}");
+    AddressedBy by;
+    by.index = string_field(j, "index", where);
+    by.extent = expr(require_field(j, "extent", file, where), where + ".extent", symbols);
+    if (symbols.count("item")) fail(where + ": 'item' is the addressed item in offset, so no shape symbol may be called so");
+    symbols.insert("item");
+    if (j.contains("offset")) by.offset = expr(j["offset"], where + ".offset", symbols);
+    return by;
+  }
+
   ArgSpec arg(const json& j, const std::string& where, const std::set<std::string>& symbols) const {
     ArgSpec a;
     a.name = string_field(j, "name", where);
@@ -125,12 +171,25 @@ struct SpecReader {
       if (role == "in") a.role = ArgRole::In;
       else if (role == "out") a.role = ArgRole::Out;
       else if (role == "inout") a.role = ArgRole::InOut;
-      else fail(where + ".role must be in, out or inout, not '" + role + "'");
+      else if (role == "scratch") a.role = ArgRole::Scratch;
+      else fail(where + ".role must be in, out, inout or scratch, not '" + role + "'");
       if (a.is_const != (a.role == ArgRole::In)) fail(where + ": a pointer is const exactly when its role is 'in'");
       const json& dims = require_field(j, "dims", file, where);
       if (!dims.is_array() || dims.empty()) fail(where + ".dims must be a non-empty list");
       for (size_t i = 0; i < dims.size(); ++i) a.dims.push_back(expr(dims[i], where + ".dims[" + std::to_string(i) + "]", symbols));
-      if (a.role != ArgRole::Out) a.init = dist(j.value("init", json::object()), where + ".init");
+      const json init = j.value("init", json::object());
+      if (a.role == ArgRole::In && init.is_object() && init.contains("index")) a.index = index_init(a, init, where + ".init", symbols);
+      else if (a.role == ArgRole::In || a.role == ArgRole::InOut) a.init = dist(init, where + ".init");
+      else if (j.contains("init")) fail(where + ": only in and inout buffers have an init");
+      if (j.contains("addressed_by")) {
+        if (a.role != ArgRole::In && a.role != ArgRole::InOut) fail(where + ".addressed_by: only in and inout buffers are addressed by an index");
+        if (a.index) fail(where + ".addressed_by: an index input is not itself addressed by another");
+        a.addressed = addressed_by(j["addressed_by"], where + ".addressed_by", symbols);
+      }
+      if (j.contains("zeroed")) {
+        if (a.role != ArgRole::Scratch) fail(where + ".zeroed: only a scratch buffer has a zeroed part");
+        a.zeroed = expr(j["zeroed"], where + ".zeroed", symbols);
+      }
     } else {
       a.role = ArgRole::Scalar;
       if (a.is_const) fail(where + ": scalar arguments are passed by value, drop 'const'");
@@ -164,20 +223,31 @@ struct SpecReader {
 
   std::vector<InputCase> cases(const json& j, const std::string& where, const std::vector<ArgSpec>& args) const {
     std::vector<InputCase> out;
-    if (!j.is_array()) fail(where + " must be a list of {name, args, [tolerance]}");
+    if (!j.is_array()) fail(where + " must be a list of {name, args, [tolerance], [scalars]}");
     for (size_t i = 0; i < j.size(); ++i) {
       const std::string at = where + "[" + std::to_string(i) + "]";
       InputCase c;
       c.name = string_field(j[i], "name", at);
       const json& a = require_field(j[i], "args", file, at);
-      if (!a.is_object() || a.empty()) fail(at + ".args must map input arguments to distributions");
+      if (!a.is_object() || (a.empty() && !j[i].contains("scalars"))) fail(at + ".args must map input arguments to distributions");
       for (const auto& [name, dist_json] : a.items()) {
         auto it = std::find_if(args.begin(), args.end(), [&](const ArgSpec& s) { return s.name == name; });
-        if (it == args.end() || !it->pointer || it->role == ArgRole::Out)
+        if (it == args.end() || !it->pointer || (it->role != ArgRole::In && it->role != ArgRole::InOut))
           fail(at + ".args names '" + name + "', which is not an input buffer");
+        if (it->index) fail(at + ".args names '" + name + "', an index input: its generator's modes are its cases");
         c.args[name] = dist(dist_json, at + ".args." + name);
       }
       if (j[i].contains("tolerance")) c.tolerance = tolerances(j[i]["tolerance"], at + ".tolerance");
+      if (j[i].contains("scalars")) {
+        const json& sc = j[i]["scalars"];
+        if (!sc.is_object()) fail(at + ".scalars must map float scalar arguments to numbers");
+        for (const auto& [name, v] : sc.items()) {
+          auto it = std::find_if(args.begin(), args.end(), [&](const ArgSpec& s) { return s.name == name; });
+          if (it == args.end() || it->pointer || !dtype_is_float(it->dtype) || !v.is_number())
+            fail(at + ".scalars." + name + " must be a number for a float scalar argument");
+          c.scalars[name] = v.get<double>();
+        }
+      }
       out.push_back(std::move(c));
     }
     return out;
@@ -228,6 +298,12 @@ const ArgSpec* OpSpec::find_arg(const std::string& arg_name) const {
   for (const auto& a : args)
     if (a.name == arg_name) return &a;
   return nullptr;
+}
+
+std::size_t OpSpec::arg_index(const std::string& arg_name) const {
+  for (std::size_t i = 0; i < args.size(); ++i)
+    if (args[i].name == arg_name) return i;
+  throw std::out_of_range(name + " has no argument '" + arg_name + "'");
 }
 
 Tolerance OpSpec::tolerance_for(DType dtype, const InputCase* input_case) const {
@@ -290,11 +366,42 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
     op.args.push_back(std::move(a));
   }
 
+  op.index_order = index_draw_order(op.args, r.file);
+  for (const auto& a : op.args) {
+    if (!a.addressed) continue;
+    const ArgSpec* index = op.find_arg(a.addressed->index);
+    const IndexGenerator* g = index && index->index ? find_index_generator(index->index->kind) : nullptr;
+    if (!g || !g->items)
+      r.fail("'" + a.name + "' addressed_by.index names '" + a.addressed->index + "', which is not an index input that addresses items");
+  }
+  for (const auto& pair : j.value("aliases", json::array())) {
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string())
+      r.fail("aliases must be a list of [out, input] pairs of argument names");
+    const ArgSpec* w = op.find_arg(pair[0].get<std::string>());
+    const ArgSpec* in = op.find_arg(pair[1].get<std::string>());
+    const std::string what = "aliases " + pair.dump();
+    if (!w || !w->pointer || w->role != ArgRole::Out) r.fail(what + ": the first must be an out buffer");
+    if (!in || !in->pointer || in->role != ArgRole::In || in->index) r.fail(what + ": the second must be an in buffer");
+    std::vector<std::string> wd, id;
+    for (const auto& d : w->dims) wd.push_back(d.text());
+    for (const auto& d : in->dims) id.push_back(d.text());
+    if (w->dtype != in->dtype || wd != id) r.fail(what + ": a buffer may alias only one of the same dtype and dims");
+    op.aliases.emplace_back(w->name, in->name);
+  }
+  if (j.contains("chain")) {
+    const json& c = j["chain"];
+    if (!c.is_object() || !c.contains("calls") || !c["calls"].is_number_integer() || c["calls"].get<int>() < 2 || c["calls"].get<int>() > 16)
+      r.fail("chain must be {\"calls\": N} with 2 <= N <= 16");
+    op.chain_calls = c["calls"].get<int>();
+    if (std::none_of(op.args.begin(), op.args.end(), [](const ArgSpec& a) { return a.role == ArgRole::InOut; }))
+      r.fail("chain: calls in a row carry in-out buffers, and this op has none");
+  }
+
   op.tolerance = r.tolerances(require_field(j, "tolerance", r.file, "the spec"), "tolerance");
   if (j.contains("input_cases")) op.input_cases = r.cases(j["input_cases"], "input_cases", op.args);
   if (j.contains("hidden_cases")) op.hidden_cases = r.cases(j["hidden_cases"], "hidden_cases", op.args);
   for (const auto& a : op.args)
-    if (a.pointer && a.role != ArgRole::In && !op.tolerance.count(a.dtype))
+    if (a.pointer && (a.role == ArgRole::Out || a.role == ArgRole::InOut) && !op.tolerance.count(a.dtype))
       r.fail("tolerance has no entry for " + dtype_name(a.dtype) + ", the dtype of output '" + a.name + "'");
 
   op.flops = r.expr(require_field(j, "flops", r.file, "the spec"), "flops", symbol_set);

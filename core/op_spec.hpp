@@ -36,14 +36,35 @@ struct InputDist {
 };
 
 /// A named variation of the inputs: some arguments drawn from other distributions, and
-/// optionally other tolerances (inputs scaled down need a smaller atol to mean anything).
+/// optionally other tolerances (inputs scaled down need a smaller atol to mean anything) and
+/// other values of float scalars (a zero-centred norm's w_offset = 1).
 struct InputCase {
   std::string name;
   std::map<std::string, InputDist> args;   // argument name -> distribution
   std::map<DType, Tolerance> tolerance;    // overrides of the op's tolerance
+  std::map<std::string, double> scalars;   // float scalar argument -> value, over the task's
 };
 
-enum class ArgRole { In, Out, InOut, Scalar };
+/// An index input: a structured integer tensor drawn by a generator of core/index_generator.hpp
+/// (`"init": {"index": "block_table", "lengths": "seq_lens", "page": "PAGE", "pages": "P"}`).
+struct IndexInit {
+  std::string kind;                             // the generator
+  std::map<std::string, Expr> params;           // its parameters, expressions of the shape symbols
+  std::map<std::string, std::string> inputs;    // its parameters that name another argument it depends on
+};
+
+/// A buffer only partly addressed by an index input (`"addressed_by": {"index": "topk_ids",
+/// "extent": "2 * N * K"}`): each item the index addresses (a page's token, a slot, an expert)
+/// covers `extent` elements from `offset` (an expression of the shape symbols and `item`; by
+/// default item * extent). An input's other elements hold poison (NaN); an in-out buffer's other
+/// elements must come back unchanged.
+struct AddressedBy {
+  std::string index;   // the index argument
+  Expr extent;
+  Expr offset;         // empty: item * extent
+};
+
+enum class ArgRole { In, Out, InOut, Scalar, Scratch };
 
 struct ArgSpec {
   std::string name;
@@ -55,6 +76,9 @@ struct ArgSpec {
   Expr int_value;               // integer scalars: an expression of the shape symbols
   double float_value = 0.0;     // float scalars: the default, a model file may override it
   InputDist init;               // In and InOut buffers
+  std::optional<IndexInit> index;        // In buffers drawn by an index generator instead of `init`
+  std::optional<AddressedBy> addressed;  // In and InOut buffers only partly addressed by an index input
+  Expr zeroed;                  // scratch: elements at its start that are zero on entry and must be again on exit
 
   /// The parameter's type in CUDA C++, e.g. "const __nv_bfloat16*".
   std::string cuda_type() const;
@@ -97,12 +121,17 @@ struct OpSpec {
   Expr flops, bytes;
   ReferenceKernel reference;
   std::vector<Variant> variants;
+  std::vector<std::pair<std::string, std::string>> aliases;  // (out, input): engines may pass one buffer for both
+  int chain_calls = 1;                // calls in a row on the same in-out state, index inputs redrawn between them
+  std::vector<std::size_t> index_order;  // the index inputs (arg positions), each after those it depends on
   Bindings example_shape;             // a typical shape, for `hone ops` and the tests
   std::string content_hash;           // SHA-256 over spec.json and every source it names
 
   /// The signature as "rmsnorm(bf16* out, const bf16* x, ...)".
   std::string signature() const;
   const ArgSpec* find_arg(const std::string& name) const;
+  /// The position of argument `name` in args; throws std::out_of_range when there is none.
+  std::size_t arg_index(const std::string& name) const;
   /// The tolerance for outputs of `dtype` under an input case (its override, else the op's).
   Tolerance tolerance_for(DType dtype, const InputCase* input_case = nullptr) const;
   /// Symbols whose values are fixed for a tuning task (all but the dynamic ones).

@@ -42,10 +42,17 @@ json argument_layout(const std::string& op) {
     for (const auto& a : spec.args) {
       json j = {{"name", a.name}, {"type", a.cuda_type()}, {"dtype", dtype_name(a.dtype)}};
       if (a.pointer) {
-        j["role"] = a.role == ArgRole::In ? "in" : a.role == ArgRole::Out ? "out" : "inout";
+        j["role"] = a.role == ArgRole::In ? "in" : a.role == ArgRole::Out ? "out" : a.role == ArgRole::InOut ? "inout" : "scratch";
         json dims = json::array();
         for (const auto& d : a.dims) dims.push_back(d.text());
         j["dims"] = dims;
+        if (a.role == ArgRole::Scratch) {
+          // What an engine allocates for it, once, at the largest shape it serves.
+          std::string bytes = std::to_string(dtype_size(a.dtype));
+          for (const auto& d : a.dims) bytes += " * (" + d.text() + ")";
+          j["bytes"] = bytes;
+          if (!a.zeroed.empty()) j["zeroed_bytes"] = std::to_string(dtype_size(a.dtype)) + " * (" + a.zeroed.text() + ")";
+        }
       } else {
         j["role"] = "scalar";
         if (!dtype_is_float(a.dtype)) j["value"] = a.int_value.text();

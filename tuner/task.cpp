@@ -1,6 +1,7 @@
 #include "tuner/task.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -38,18 +39,26 @@ std::vector<Task> tasks_from_model(const ModelShapes& model, const std::filesyst
   std::vector<Task> tasks;
   std::map<std::string, std::size_t> by_key;
 
-  // Every combination of the model's dynamic-dim buckets (usually just tokens).
-  std::vector<std::map<std::string, Bucket>> combos{{}};
-  for (const auto& d : model.dynamic) {
-    std::vector<std::map<std::string, Bucket>> next;
-    for (const auto& c : combos)
-      for (const auto& b : d.buckets) {
-        auto n = c;
-        n[d.name] = b;
-        next.push_back(std::move(n));
-      }
-    combos = std::move(next);
-  }
+  // Every combination of the buckets of the model's dynamic dims that `mop` uses (tokens, and the
+  // context length for attention): an op that does not read a dim gets no task per its buckets.
+  auto combos_of = [&](const ModelOp& mop) {
+    std::set<std::string> used;
+    for (const auto& [s, e] : mop.dims)
+      for (const auto& sym : e.symbols()) used.insert(sym);
+    std::vector<std::map<std::string, Bucket>> combos{{}};
+    for (const auto& d : model.dynamic) {
+      if (!used.count(d.name)) continue;
+      std::vector<std::map<std::string, Bucket>> next;
+      for (const auto& c : combos)
+        for (const auto& b : d.buckets) {
+          auto n = c;
+          n[d.name] = b;
+          next.push_back(std::move(n));
+        }
+      combos = std::move(next);
+    }
+    return combos;
+  };
 
   for (std::size_t i = 0; i < model.ops.size(); ++i) {
     const ModelOp& mop = model.ops[i];
@@ -73,7 +82,7 @@ std::vector<Task> tasks_from_model(const ModelShapes& model, const std::filesyst
         throw input_error(file, where + ": scalars." + k + " is not a float scalar argument of " + spec.name);
     }
 
-    for (const auto& combo : combos) {
+    for (const auto& combo : combos_of(mop)) {
       Bindings lo, hi;
       for (const auto& [name, b] : combo) {
         lo[name] = b.lo;

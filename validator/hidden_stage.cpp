@@ -3,7 +3,7 @@
 #include <random>
 
 #include "validator/hidden_tests.hpp"
-#include "validator/kernel_args.hpp"
+#include "validator/reference_check.hpp"
 
 namespace hone {
 
@@ -15,13 +15,8 @@ void hidden_stage(StageRun& run) {
     seed = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
   }
   Rng rng(seed);
-  for (const HiddenTest& t : hidden_tests(run.op, run.req.shape, run.req.buckets, rng)) {
-    auto host = generate_inputs(run.op, t.shape, t.seed, t.input_case);
-    RunResult got = run.run_candidate(t.shape, host);
-    RunResult expected = run.run_reference(t.shape, host);
-    const std::string mismatch = run.compare(got, expected, t.shape, t.input_case, "hidden test " + t.label);
-    if (!mismatch.empty()) run.fail(mismatch);
-  }
+  for (const HiddenTest& t : hidden_tests(run.op, run.req.shape, run.req.buckets, rng))
+    check_against_reference(run, t.shape, {t.seed, t.input_case, t.modes}, "hidden test " + t.label);
 }
 
 }  // namespace hone

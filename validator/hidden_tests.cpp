@@ -45,14 +45,35 @@ std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, co
       out.push_back(std::move(t));
     }
   }
+  auto dims_label = [&](const Bindings& at) {
+    std::string label;
+    for (const auto& d : op.dynamic)
+      if (at.count(d)) label += (label.empty() ? "" : ",") + d + "=" + std::to_string(at.at(d));
+    return label;
+  };
+  std::size_t moved = 0;
+  for (const auto& [symbol, v] : mid_shape) moved += v != shape.at(symbol);
+  if (moved > 1) {
+    HiddenTest t;
+    t.shape = mid_shape;
+    t.seed = rng.next();
+    t.label = dims_label(mid_shape);
+    out.push_back(std::move(t));
+  }
   for (const auto& c : op.hidden_cases) {
     HiddenTest t;
     t.shape = mid_shape;
     t.input_case = &c;
     t.seed = rng.next();
-    for (const auto& d : op.dynamic)
-      if (mid_shape.count(d)) t.label += (t.label.empty() ? "" : ",") + d + "=" + std::to_string(mid_shape.at(d));
-    t.label += ", case " + c.name;
+    t.label = dims_label(mid_shape) + ", case " + c.name;
+    out.push_back(std::move(t));
+  }
+  for (const auto& [arg, mode] : adversarial_index_modes(op, shape)) {
+    HiddenTest t;
+    t.shape = shape;
+    t.modes[arg] = mode;
+    t.seed = rng.next();
+    t.label = dims_label(shape) + ", " + arg + " " + mode;
     out.push_back(std::move(t));
   }
   return out;

@@ -1,14 +1,18 @@
 #pragma once
 // Which hidden tests a candidate gets (stage 3 runs them, validator/hidden_stage.hpp): shapes
 // and inputs the proposer never sees. For every dynamic dim, other sizes inside its bucket (its
-// lower bound, one below the upper bound, a value between that is not a power of two), and the
-// spec's adversarial input cases; their seeds are drawn at validation time.
+// lower bound, one below the upper bound, a value between that is not a power of two), and with
+// several dynamic dims all of them inside at once; the spec's adversarial input cases; and every
+// adversarial mode of every index input (one long and many short sequences, pages in reverse
+// order, padded rows, experts all tokens share), at the visible shape, where the batch is largest.
+// Their seeds are drawn at validation time.
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "core/host_tensor.hpp"
+#include "core/index_inputs.hpp"
 #include "core/model_shapes.hpp"
 #include "core/op_spec.hpp"
 
@@ -17,8 +21,9 @@ namespace hone {
 struct HiddenTest {
   Bindings shape;
   const InputCase* input_case = nullptr;  // nullptr: the arguments' own distributions
+  IndexModes modes;                       // index inputs drawn adversarially (absent: typical)
   std::uint64_t seed = 0;
-  std::string label;                      // "tokens=13", "tokens=13, case large": for the stored reason only
+  std::string label;                      // "tokens=13", "tokens=13, case large", "batch=8, seq_lens one_long": for the stored reason only
 };
 
 /// The hidden tests of a candidate tuned at `shape` for the given buckets of its dynamic dims.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/scratch_fill.hpp"
+
 namespace hone {
 
 namespace {
@@ -11,15 +13,21 @@ constexpr unsigned char kGuardByte = 0xa5;
 }  // namespace
 
 std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
-                                        const InputCase* input_case) {
+                                        const InputCase* input_case, const IndexModes& modes,
+                                        const std::vector<HostTensor>* previous) {
   std::vector<HostTensor> out(op.args.size());
+  draw_index_inputs(op, shape, seed, modes, previous, out);
   for (std::size_t i = 0; i < op.args.size(); ++i) {
     const ArgSpec& a = op.args[i];
-    if (!a.pointer) continue;
+    if (!a.pointer || a.index || (previous && a.role == ArgRole::InOut)) continue;
     const auto n = static_cast<std::size_t>(a.elements(shape));
     if (a.role == ArgRole::Out) {
       out[i] = HostTensor(a.dtype, n);
       poison(out[i]);
+      continue;
+    }
+    if (a.role == ArgRole::Scratch) {
+      out[i] = scratch_fill(a.dtype, n, static_cast<std::size_t>(a.zeroed.empty() ? 0 : a.zeroed.eval(shape)), seed * 1000003u + i);
       continue;
     }
     const InputDist* dist = &a.init;
@@ -29,7 +37,9 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
     }
     // Each argument has its own stream, so adding an argument does not change the others' values.
     Rng rng(seed * 1000003u + i);
-    out[i] = generate_tensor(a.dtype, n, *dist, rng, static_cast<std::size_t>(a.dims.front().eval(shape)));
+    const auto rows = static_cast<std::size_t>(a.dims.front().eval(shape));
+    out[i] = a.addressed && a.role == ArgRole::In ? generate_addressed(a.dtype, n, *dist, rng, rows, addressed_ranges(op, a, shape, out))
+                                                  : generate_tensor(a.dtype, n, *dist, rng, rows);
   }
   return out;
 }
@@ -42,6 +52,7 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
   pointers_.resize(n, nullptr);
   scalars_.resize(n);
   argv_.resize(n, nullptr);
+  written_.resize(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     const ArgSpec& a = op.args[i];
     if (a.pointer) {
@@ -65,6 +76,11 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
     }
     argv_[i] = slot.data();
   }
+}
+
+void LaunchArgs::alias(std::size_t arg, std::size_t onto) {
+  pointers_[arg] = pointers_[onto];
+  written_[onto] = true;
 }
 
 HostTensor LaunchArgs::download(std::size_t i) const {
@@ -93,7 +109,7 @@ std::vector<std::string> LaunchArgs::integrity_problems() const {
         break;
       }
     }
-    if (a.role == ArgRole::In && std::memcmp(image.data() + kGuardBytes, host_[i].bytes.data(), bytes) != 0) {
+    if (a.role == ArgRole::In && !written_[i] && std::memcmp(image.data() + kGuardBytes, host_[i].bytes.data(), bytes) != 0) {
       std::size_t first = 0;
       while (first < bytes && image[kGuardBytes + first] == host_[i].bytes[first]) ++first;
       const std::size_t element = first / dtype_size(a.dtype);

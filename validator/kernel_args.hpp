@@ -9,16 +9,21 @@
 #include <vector>
 
 #include "core/host_tensor.hpp"
+#include "core/index_inputs.hpp"
 #include "core/op_spec.hpp"
 #include "runtime/device.hpp"
 
 namespace hone {
 
-/// Host values of every buffer argument (index as op.args; empty for scalars): In and InOut
-/// drawn with `seed` from their distribution, or from the input case's where it names them; Out
-/// poisoned.
+/// Host values of every buffer argument (index as op.args; empty for scalars): index inputs drawn
+/// by their generators in `modes` (core/index_inputs.hpp), In and InOut drawn with `seed` from
+/// their distribution, or from the input case's where it names them (an In buffer addressed by an
+/// index only where it is addressed, poison elsewhere); Out poisoned; scratch filled with garbage
+/// (core/scratch_fill.hpp). `previous`: the previous call's inputs in a chain; InOut buffers are
+/// then left empty, for the caller to carry the state over.
 std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
-                                        const InputCase* input_case = nullptr);
+                                        const InputCase* input_case = nullptr, const IndexModes& modes = {},
+                                        const std::vector<HostTensor>* previous = nullptr);
 
 class LaunchArgs {
  public:
@@ -33,6 +38,9 @@ class LaunchArgs {
   LaunchArgs& operator=(const LaunchArgs&) = delete;
 
   void** argv() { return argv_.data(); }
+  /// Passes buffer `onto` for argument `arg` as well (in place: `out` is `x`): `onto` holds its
+  /// input and is then written, so it is no longer checked unchanged; download(arg) reads it.
+  void alias(std::size_t arg, std::size_t onto);
   /// Downloads buffer argument i into a host tensor of its dtype.
   HostTensor download(std::size_t i) const;
   /// What the launch broke that it must not: an input buffer it changed, a guard zone it wrote.
@@ -47,6 +55,7 @@ class LaunchArgs {
   std::vector<void*> pointers_;         // the data, as the kernel sees it
   std::vector<std::array<unsigned char, 8>> scalars_;
   std::vector<void*> argv_;
+  std::vector<bool> written_;           // In buffers another argument aliases
 };
 
 }  // namespace hone

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "validator/kernel_args.hpp"
+#include "validator/reference_check.hpp"
 
 namespace hone {
 
@@ -18,18 +18,10 @@ void reference_stage(StageRun& run, Verdict& v) {
     const std::size_t seeds = c ? std::min<std::size_t>(1, run.req.seeds.size()) : run.req.seeds.size();
     for (std::size_t s = 0; s < seeds; ++s) {
       const std::uint64_t seed = run.req.seeds[s];
-      auto host = generate_inputs(run.op, run.req.shape, seed, c);
-      // The candidate runs first, on fresh buffers: nothing of the reference's is left to read.
-      RunResult got = run.run_candidate(run.req.shape, host);
-      RunResult expected = run.run_reference(run.req.shape, host);
       const std::string what = fmt::format("seed {}, inputs {}", seed, c ? c->name : "default");
-      const std::string mismatch = run.compare(got, expected, run.req.shape, c, what);
-      if (!mismatch.empty()) run.fail(mismatch, {{"seed", seed}, {"case", c ? c->name : "default"}});
+      CheckedInputs inputs = check_against_reference(run, run.req.shape, {seed, c, {}}, what);
       checked.push_back({{"seed", seed}, {"case", c ? c->name : "default"}});
-      if (!run.first_host) {
-        run.first_host = std::move(host);
-        run.first_expected = std::move(expected);
-      }
+      if (!run.first) run.first = std::move(inputs);
     }
   }
   v.detail["reference_checks"] = checked;

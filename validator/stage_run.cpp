@@ -6,6 +6,7 @@
 
 #include "validator/compare.hpp"
 #include "validator/kernel_args.hpp"
+#include "validator/untouched_check.hpp"
 
 namespace hone {
 
@@ -39,19 +40,29 @@ LaunchDims StageRun::dims_at(const KernelUnderTest& k, const Bindings& shape) {
 }
 
 RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bindings& shape,
-                        const std::vector<HostTensor>& host) {
+                        const std::vector<HostTensor>& host, const LaunchSetup& setup) {
   const LaunchDims dims = dims_at(k, shape);
-  LaunchArgs args(device, op, shape, req.scalars, host);
+  std::map<std::string, double> scalars = req.scalars;
+  if (setup.scalars)
+    for (const auto& [name, value] : *setup.scalars) scalars[name] = value;
+  LaunchArgs args(device, op, shape, scalars, host);
+  if (setup.in_place) args.alias(op.arg_index(setup.in_place->first), op.arg_index(setup.in_place->second));
   device.launch(kernel, dims, args.argv());
   RunResult r;
   for (std::size_t i = 0; i < op.args.size(); ++i)
-    if (op.args[i].pointer && op.args[i].role != ArgRole::In) r.outputs.emplace_back(i, args.download(i));
+    if (op.args[i].pointer && (op.args[i].role == ArgRole::Out || op.args[i].role == ArgRole::InOut))
+      r.outputs.emplace_back(i, args.download(i));
   r.integrity = args.integrity_problems();
+  for (auto& p : untouched_problems(op, shape, host, args)) r.integrity.push_back(std::move(p));
+  for (auto& p : r.integrity) {
+    if (setup.in_place) p += fmt::format(" (when '{}' is '{}', in place)", setup.in_place->first, setup.in_place->second);
+    if (!setup.call.empty()) p += " (" + setup.call + ")";
+  }
   return r;
 }
 
-RunResult StageRun::run_candidate(const Bindings& shape, const std::vector<HostTensor>& host) {
-  RunResult r = run(*candidate, req.candidate, shape, host);
+RunResult StageRun::run_candidate(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup) {
+  RunResult r = run(*candidate, req.candidate, shape, host, setup);
   // Whatever stage notices it, breaking inputs or guard zones is what the consistency checks
   // are there to catch.
   if (!r.integrity.empty()) {
@@ -64,8 +75,8 @@ RunResult StageRun::run_candidate(const Bindings& shape, const std::vector<HostT
   return r;
 }
 
-RunResult StageRun::run_reference(const Bindings& shape, const std::vector<HostTensor>& host) {
-  return run(*reference, req.reference, shape, host);
+RunResult StageRun::run_reference(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup) {
+  return run(*reference, req.reference, shape, host, setup);
 }
 
 std::string StageRun::compare(const RunResult& got, const RunResult& expected, const Bindings& shape,

@@ -4,6 +4,7 @@
 // stage checked first (the consistency stage runs them again). A failing check throws
 // StageFailure with its verdict; evaluate() returns it.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/host_tensor.hpp"
+#include "core/index_inputs.hpp"
 #include "core/op_spec.hpp"
 #include "runtime/device.hpp"
 #include "validator/evaluation.hpp"
@@ -24,6 +26,29 @@ namespace hone {
 struct RunResult {
   std::vector<std::pair<std::size_t, HostTensor>> outputs;
   std::vector<std::string> integrity;
+};
+
+/// How a launch is set up beyond its inputs: an input case's scalars over the request's, and an
+/// alias of the spec to pass in place (the written argument given the input's buffer).
+struct LaunchSetup {
+  const std::map<std::string, double>* scalars = nullptr;
+  std::optional<std::pair<std::string, std::string>> in_place;  // (written, input)
+  std::string call;                                             // "call 2 of 3" in a chain, for reasons
+};
+
+/// How one check draws its inputs (validator/reference_check.hpp).
+struct InputDraw {
+  std::uint64_t seed = 1;
+  const InputCase* input_case = nullptr;  // nullptr: the arguments' own distributions
+  IndexModes modes;                       // index inputs not named: typical
+};
+
+/// The inputs of every call of one check (one call, or the spec's chain; a later call's InOut
+/// buffers are empty: the state is carried from the call before) and the reference's results.
+struct CheckedInputs {
+  InputDraw draw;
+  std::vector<std::vector<HostTensor>> calls;
+  std::vector<RunResult> expected;
 };
 
 /// A stage failed: the verdict to return.
@@ -40,8 +65,7 @@ struct StageRun {
   OpSpec op;
   std::string current = "load";
   std::unique_ptr<LoadedKernel> candidate, reference;
-  std::optional<std::vector<HostTensor>> first_host;   // the reference stage's first inputs
-  std::optional<RunResult> first_expected;             // and the reference's outputs on them
+  std::optional<CheckedInputs> first;                  // the reference stage's first inputs and results
   WorstElement worst;
   double max_abs_err = 0;
   int timed_launches = 0;
@@ -54,10 +78,11 @@ struct StageRun {
   /// The launch of `k` at `shape`; a rule that does not hold there fails the stage.
   LaunchDims dims_at(const KernelUnderTest& k, const Bindings& shape);
   /// One launch of `kernel` on fresh device buffers holding `host`; its outputs downloaded.
-  RunResult run(LoadedKernel& kernel, const KernelUnderTest& k, const Bindings& shape, const std::vector<HostTensor>& host);
+  RunResult run(LoadedKernel& kernel, const KernelUnderTest& k, const Bindings& shape, const std::vector<HostTensor>& host,
+                const LaunchSetup& setup = {});
   /// The candidate's launch; a changed input or a written guard zone fails at consistency.
-  RunResult run_candidate(const Bindings& shape, const std::vector<HostTensor>& host);
-  RunResult run_reference(const Bindings& shape, const std::vector<HostTensor>& host);
+  RunResult run_candidate(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup = {});
+  RunResult run_reference(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup = {});
   /// The first output outside the tolerance as a reason ("" when all agree); `what` says which
   /// inputs they were.
   std::string compare(const RunResult& got, const RunResult& expected, const Bindings& shape, const InputCase* input_case,

@@ -66,6 +66,8 @@ std::vector<hone::kernel_cache::ArgValue> arg_values(const hone_arg* args, std::
 std::string info_json(const hone::CachedKernel& k) {
   const auto& e = k.entry();
   const auto& d = k.dims();
+  nlohmann::json scratch = nlohmann::json::array();
+  for (const auto& s : k.scratch()) scratch.push_back({{"name", s.name}, {"bytes", s.bytes}, {"zeroed_bytes", s.zeroed_bytes}});
   nlohmann::json j = {{"entry", e.entry},
                       {"op", e.op},
                       {"arch", e.arch},
@@ -75,6 +77,7 @@ std::string info_json(const hone::CachedKernel& k) {
                       {"grid", {d.grid[0], d.grid[1], d.grid[2]}},
                       {"block", {d.block[0], d.block[1], d.block[2]}},
                       {"smem", d.smem},
+                      {"scratch", scratch},
                       {"args", e.raw.value("args", nlohmann::json::array())},
                       {"device", e.raw.value("device", nlohmann::json::object())},
                       {"timer", e.timer},
@@ -138,6 +141,16 @@ void hone_kernel_dims(const hone_kernel* kernel, hone_launch_dims* dims) {
     dims->block[i] = d.block[i];
   }
   dims->smem = d.smem;
+}
+
+int64_t hone_kernel_scratch_bytes(const hone_kernel* kernel, const char* name, int64_t* zeroed_bytes) {
+  if (!kernel || !name) return -1;
+  for (const auto& s : kernel->kernel.scratch())
+    if (s.name == name) {
+      if (zeroed_bytes) *zeroed_bytes = s.zeroed_bytes;
+      return s.bytes;
+    }
+  return -1;
 }
 
 int hone_kernel_check_args(const hone_kernel* kernel, const hone_arg* args, size_t count, char* error, size_t error_size) {

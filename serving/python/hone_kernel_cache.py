@@ -109,6 +109,9 @@ class Kernel:
         self.grid = tuple(self.info["grid"])
         self.block = tuple(self.info["block"])
         self.smem = self.info["smem"]
+        # name -> bytes of every scratch (workspace) argument at this shape: allocate it and pass it.
+        self.scratch = {s["name"]: s["bytes"] for s in self.info.get("scratch", [])}
+        self.scratch_zeroed = {s["name"]: s["zeroed_bytes"] for s in self.info.get("scratch", [])}
 
     def __del__(self):
         if getattr(self, "_handle", None):

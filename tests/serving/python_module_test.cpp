@@ -6,10 +6,7 @@
 
 TEST_CASE("python module: finds every bucket's entry, verifies files, refuses wrong-architecture and corrupted caches") {
   hone::test::JobCache job("python");
-  const std::string src = HONE_SOURCE_DIR;
-  const auto r = hone::test::run_command("HONE_KERNEL_CACHE_LIB=" + std::string(HONE_BINARY_DIR) + "/libhone_kernel_cache.so PYTHONPATH=" +
-                                         src + "/serving/python HONE_TEST_CACHE=" + job.cache.string() + " python3 -B " + src +
-                                         "/tests/serving/python/test_kernel_cache.py -v");
+  const auto r = job.run_python("test_kernel_cache.py");
   CHECK_MESSAGE(r.code == 0, r.output);
   CHECK_MESSAGE(r.output.find("OK") != std::string::npos, r.output);
   CHECK_MESSAGE(r.output.find("Ran 6 tests") != std::string::npos, r.output);

@@ -21,6 +21,7 @@ namespace {
 // Small shapes inside every variant's constraints, with a few rows and heads left over.
 const std::map<std::string, Bindings> kShapes = {
     {"rmsnorm", {{"tokens", 3}, {"hidden", 256}}},
+    {"fused_add_rmsnorm", {{"tokens", 3}, {"hidden", 256}}},
     {"silu_mul", {{"tokens", 3}, {"inter", 1024}}},
     {"gemv", {{"M", 2}, {"N", 64}, {"K", 1024}}},
     {"gdn_decode", {{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}},

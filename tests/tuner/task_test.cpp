@@ -2,6 +2,7 @@
 
 #include "core/input_error.hpp"
 #include "core/paths.hpp"
+#include "support/family_home.hpp"
 #include "tuner/task.hpp"
 
 using namespace hone;
@@ -15,7 +16,7 @@ TEST_CASE("tasks: qwen3-8b rmsnorm gives one task per distinct shape and bucket,
   // hidden=4096 (three layers), q_norm (tokens*32 rows of 128), k_norm (tokens*8 rows of 128); 7 buckets each.
   REQUIRE(tasks.size() == 21);
   CHECK(tasks[0].label() == "rmsnorm hidden=4096 tokens=1");
-  CHECK(tasks[0].layers == std::vector<std::string>{"qwen3-8b/input_layernorm", "qwen3-8b/post_attention_layernorm", "qwen3-8b/final_norm"});
+  CHECK(tasks[0].layers == std::vector<std::string>{"qwen3-8b/layer0.input_layernorm"});
   CHECK(tasks[0].scalars.at("eps") == doctest::Approx(1e-6));
   CHECK(tasks[6].label() == "rmsnorm hidden=4096 tokens=33..64");
   CHECK(tasks[6].shape.at("tokens") == 64);
@@ -40,4 +41,32 @@ TEST_CASE("tasks: bad shapes are refused with the file and the problem") {
                        InputError);
   CHECK_THROWS_WITH_AS(tasks_from_model(shapes("qwen3-8b"), templates_root(), {"softmax"}, "sm_90"),
                        doctest::Contains("--ops names 'softmax'"), InputError);
+}
+
+TEST_CASE("tasks: the norms between layers are fused_add_rmsnorm, layer 0's input norm and q/k norms rmsnorm") {
+  for (const char* m : {"qwen3-8b", "llama-3.1-8b"}) {
+    CAPTURE(m);
+    const std::string model = m;
+    auto fused = tasks_from_model(shapes(m), templates_root(), {"fused_add_rmsnorm"}, "sm_90");
+    REQUIRE(fused.size() == 7);
+    CHECK(fused[0].label() == "fused_add_rmsnorm hidden=4096 tokens=1");
+    CHECK(fused[0].layers ==
+          std::vector<std::string>{model + "/input_layernorm", model + "/post_attention_layernorm", model + "/final_norm"});
+    auto plain = tasks_from_model(shapes(m), templates_root(), {"rmsnorm"}, "sm_90");
+    CHECK(plain[0].layers == std::vector<std::string>{model + "/layer0.input_layernorm"});
+  }
+}
+
+TEST_CASE("tasks: with two dynamic dims, only an op that reads both gets a task per bucket pair") {
+  hone::test::FamilyHome home("tasks");
+  const auto model = load_model_shapes(std::string(HONE_TEST_DATA_DIR) + "/shapes/two_dims.json");
+  const auto tasks = tasks_from_model(model, home.dir / "templates", {}, "sm_90");
+  std::vector<std::string> labels;
+  for (const auto& t : tasks) labels.push_back(t.label());
+  const std::vector<std::string> expected{
+      "paged_sum D=8 PAGE=4 batch=1..2 ctx=1..16", "paged_sum D=8 PAGE=4 batch=3..4 ctx=1..16",
+      "paged_sum D=8 PAGE=4 batch=1..2 ctx=17..48", "paged_sum D=8 PAGE=4 batch=3..4 ctx=17..48",
+      "split_sum N=256 rows=1..2", "split_sum N=256 rows=3..4", "rmsnorm hidden=256 tokens=1..2", "rmsnorm hidden=256 tokens=3..4"};
+  CHECK(labels == expected);
+  CHECK(tasks[3].shape == Bindings{{"D", 8}, {"PAGE", 4}, {"batch", 4}, {"ctx", 48}});
 }

@@ -36,6 +36,34 @@ TEST_CASE("hidden tests: a single-value bucket has only the adversarial cases, w
   CHECK(tests[0].shape.at("M") == 1);
 }
 
+TEST_CASE("hidden tests: every dynamic dim inside its bucket, all at once, and every adversarial index mode at the visible shape") {
+  const OpSpec op = load_op_spec(std::filesystem::path(HONE_TEST_DATA_DIR) / "families" / "paged_sum");
+  Rng rng(7);
+  const Bindings shape{{"batch", 8}, {"ctx", 64}, {"PAGE", 4}, {"D", 8}};
+  auto tests = hidden_tests(op, shape, {{"batch", {5, 8}}, {"ctx", {17, 64}}}, rng);
+  int batch_only = 0, ctx_only = 0, both = 0;
+  std::vector<std::string> modes;
+  for (const auto& t : tests) {
+    const bool b = t.shape.at("batch") != 8, c = t.shape.at("ctx") != 64;
+    CHECK((t.shape.at("batch") >= 5 && t.shape.at("batch") <= 8 && t.shape.at("ctx") >= 17 && t.shape.at("ctx") <= 64));
+    if (!t.modes.empty()) {
+      CHECK(t.shape == shape);
+      CHECK(t.modes.size() == 1);
+      modes.push_back(t.label);
+      continue;
+    }
+    batch_only += b && !c;
+    ctx_only += c && !b;
+    both += b && c;
+  }
+  CHECK(batch_only == 3);
+  CHECK(ctx_only == 3);
+  CHECK(both == 1);
+  CHECK(modes == std::vector<std::string>{"batch=8,ctx=64, seq_lens one_long", "batch=8,ctx=64, seq_lens all_padded_but_one",
+                                          "batch=8,ctx=64, seq_lens length_one", "batch=8,ctx=64, seq_lens page_edges",
+                                          "batch=8,ctx=64, block_table reverse"});
+}
+
 TEST_CASE("default buckets: powers of two") {
   CHECK(default_bucket_for(1).lo == 1);
   CHECK(default_bucket_for(7).lo == 5);

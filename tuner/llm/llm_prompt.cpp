@@ -34,6 +34,7 @@ std::string role_text(ArgRole r) {
     case ArgRole::Out: return "output";
     case ArgRole::InOut: return "input and output";
     case ArgRole::Scalar: return "scalar";
+    case ArgRole::Scratch: return "scratch (workspace: garbage on entry, never compared)";
   }
   return "";
 }
@@ -55,6 +56,8 @@ std::string contract(const PromptInput& in) {
     }
     s += "\n";
   }
+  for (const auto& [out, input] : op.aliases)
+    s += "- '" + out + "' may be the same buffer as '" + input + "' (engines call it in place): it must be right both ways\n";
   for (const auto& [dtype, tol] : op.tolerance)
     s += fmt::format("Outputs of {} must match the reference within {} + {} * |expected|.\n", dtype_name(dtype), tol.atol, tol.rtol);
 

@@ -70,10 +70,15 @@ HONE_KC_API hone_kernel* hone_cache_find(hone_cache* cache, const char* op, cons
 HONE_KC_API void hone_kernel_free(hone_kernel* kernel);
 
 /* What was found, as JSON: entry, op, arch, image ("cubin" | "ptx"), image_path, index (in the
- * manifest), grid, block, smem, args (the layout), device, timer, time_ms, baseline_ms. Valid
- * until the kernel is freed. */
+ * manifest), grid, block, smem, scratch (name, bytes, zeroed_bytes of each scratch argument at
+ * the shape), args (the layout), device, timer, time_ms, baseline_ms. Valid until the kernel is
+ * freed. */
 HONE_KC_API const char* hone_kernel_info(const hone_kernel* kernel);
 HONE_KC_API void hone_kernel_dims(const hone_kernel* kernel, hone_launch_dims* dims);
+/* The bytes to allocate for scratch argument `name` at the shape the kernel was found for, -1
+ * when it has none of that name; *zeroed_bytes (may be NULL): how many of them must be zero
+ * before the first call (the kernel leaves them zero). */
+HONE_KC_API int64_t hone_kernel_scratch_bytes(const hone_kernel* kernel, const char* name, int64_t* zeroed_bytes);
 
 /* Checks arguments as a launch would, without a GPU: 0 when they fit. */
 HONE_KC_API int hone_kernel_check_args(const hone_kernel* kernel, const hone_arg* args, size_t count, char* error, size_t error_size);

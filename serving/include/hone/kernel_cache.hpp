@@ -46,6 +46,15 @@ struct LaunchDims {
   long long smem = 0;
 };
 
+/// A scratch (workspace) argument at the shape a kernel was found for: the device buffer the
+/// engine allocates and passes for it (its contents on entry do not matter), the first
+/// `zeroed_bytes` of which must be zero before the first call (the kernel leaves them zero).
+struct ScratchSize {
+  std::string name;
+  long long bytes = 0;
+  long long zeroed_bytes = 0;
+};
+
 namespace detail {
 
 // One entry's image, read and checked once, and its function in each context that loaded it.
@@ -82,6 +91,8 @@ class CachedKernel {
   const kernel_cache::Shape& shape() const { return shape_; }
   /// The launch rule evaluated at shape().
   const kernel_cache::LaunchDims& dims() const { return dims_; }
+  /// Every scratch argument's size at shape(), in argument order (none: empty).
+  const std::vector<kernel_cache::ScratchSize>& scratch() const { return scratch_; }
 
   /// The parameter array a launch with these arguments would pass; checks them as launch does.
   kernel_cache::PackedArgs pack(const std::vector<kernel_cache::ArgValue>& values) const {
@@ -130,6 +141,7 @@ class CachedKernel {
   std::string image_kind_, image_path_, reason_;
   kernel_cache::Shape shape_;
   kernel_cache::LaunchDims dims_;
+  std::vector<kernel_cache::ScratchSize> scratch_;
 };
 
 /// A kernel cache directory written by `hone export`. Thread-safe: find and launch may be called
@@ -173,8 +185,12 @@ class KernelCache {
         k.dims_.block[i] = kernel_cache::eval_expr(e.block[i], shape);
       }
       k.dims_.smem = kernel_cache::eval_expr(e.smem, shape);
+      for (const auto& a : e.args)
+        if (a.role == "scratch")
+          k.scratch_.push_back({a.name, kernel_cache::eval_expr(a.bytes, shape),
+                                a.zeroed_bytes.empty() ? 0 : kernel_cache::eval_expr(a.zeroed_bytes, shape)});
     } catch (const KernelCacheError& err) {
-      k.reason_ = e.label() + " (" + e.entry + "): its launch rule does not evaluate at this shape: " + err.what();
+      k.reason_ = e.label() + " (" + e.entry + "): its launch rule or scratch size does not evaluate at this shape: " + err.what();
       return k;
     }
     const long long threads = k.dims_.block[0] * k.dims_.block[1] * k.dims_.block[2];

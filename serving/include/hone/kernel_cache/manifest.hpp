@@ -25,9 +25,11 @@ struct ArgLayout {
   std::string name;
   std::string type;    // CUDA spelling: "const __nv_bfloat16*", "int", "float"
   std::string dtype;   // "bf16", "f32", "i32"
-  std::string role;    // "in" | "out" | "inout" | "scalar"
+  std::string role;    // "in" | "out" | "inout" | "scratch" | "scalar"
   std::vector<std::string> dims;  // buffers: row-major dims as expressions
   std::string value;   // integer scalars: the expression the argument must equal, "" when free
+  std::string bytes;   // scratch: the bytes to allocate, an expression of the shape symbols
+  std::string zeroed_bytes;  // scratch: the bytes at its start that must be zero before the first call ("" none)
   bool pointer() const { return !type.empty() && type.back() == '*'; }
 };
 
@@ -189,6 +191,10 @@ struct ManifestReader {
       if (args[i].contains("dims") && args[i]["dims"].is_array())
         for (const auto& d : args[i]["dims"]) a.dims.push_back(expr(d, aw + ".dims"));
       if (args[i].contains("value")) a.value = expr(args[i]["value"], aw + ".value");
+      if (a.role == "scratch") {
+        a.bytes = expr(field(args[i], "bytes", aw), aw + ".bytes");
+        if (args[i].contains("zeroed_bytes")) a.zeroed_bytes = expr(args[i]["zeroed_bytes"], aw + ".zeroed_bytes");
+      }
       e.args.push_back(a);
     }
 

@@ -1,0 +1,36 @@
+#include "validator/chained_calls.hpp"
+
+#include <fmt/format.h>
+
+#include "validator/kernel_args.hpp"
+
+namespace hone {
+
+std::vector<std::vector<HostTensor>> draw_calls(const OpSpec& op, const Bindings& shape, const InputDraw& draw) {
+  std::vector<std::vector<HostTensor>> calls;
+  calls.push_back(generate_inputs(op, shape, draw.seed, draw.input_case, draw.modes));
+  for (int c = 1; c < op.chain_calls; ++c)
+    calls.push_back(generate_inputs(op, shape, draw.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(c)), draw.input_case,
+                                    draw.modes, &calls.back()));
+  return calls;
+}
+
+std::vector<RunResult> run_calls(StageRun& run, bool candidate, const Bindings& shape,
+                                 const std::vector<std::vector<HostTensor>>& calls, const LaunchSetup& setup) {
+  auto launch = [&](const std::vector<HostTensor>& host, std::size_t c) {
+    LaunchSetup s = setup;
+    if (calls.size() > 1) s.call = fmt::format("call {} of {}", c + 1, calls.size());
+    return candidate ? run.run_candidate(shape, host, s) : run.run_reference(shape, host, s);
+  };
+  std::vector<RunResult> results;
+  results.push_back(launch(calls.front(), 0));
+  for (std::size_t c = 1; c < calls.size(); ++c) {
+    std::vector<HostTensor> host = calls[c];
+    for (const auto& [i, state] : results.back().outputs)
+      if (run.op.args[i].role == ArgRole::InOut) host[i] = state;
+    results.push_back(launch(host, c));
+  }
+  return results;
+}
+
+}  // namespace hone
