@@ -1,7 +1,7 @@
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/number_list.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/paths.hpp"
@@ -16,27 +16,9 @@ struct ImportArgs {
   std::string out, buckets, context_buckets;
 };
 
-std::vector<std::int64_t> bucket_list(const std::string& text, const std::string& flag) {
-  std::vector<std::int64_t> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || v <= 0) throw InputError(flag + " takes positive integers separated by commas, not '" + text + "'");
-    out.push_back(v);
-  }
-  return out;
-}
-
 int run_import(ImportArgs a) {
-  if (!a.buckets.empty()) a.options.buckets = bucket_list(a.buckets, "--buckets");
-  if (!a.context_buckets.empty()) a.options.context_buckets = bucket_list(a.context_buckets, "--context-buckets");
+  if (!a.buckets.empty()) a.options.buckets = positive_integers(a.buckets, "--buckets");
+  if (!a.context_buckets.empty()) a.options.context_buckets = positive_integers(a.context_buckets, "--context-buckets");
   a.options.out = a.out;
   ImportResult r = import_model(a.options, load_family_catalog(templates_root()));
   if (a.out.empty()) std::cout << r.text;
