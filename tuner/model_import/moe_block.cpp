@@ -30,7 +30,7 @@ void add_moe(ImportContext& c, const MoeBlock& m) {
   const OrderedJson topk_dims = {{"tokens", "tokens"}, {"E", m.experts}, {"TOPK", m.top_k}, {"renormalize", 1}};
   if (m.renormalize)
     c.draft.add({"moe.topk", "moe_topk_softmax", topk_dims, OrderedJson::object(),
-                 where + "softmax over " + s(m.experts) + " logits, the top " + s(m.top_k) + ", renormalised (norm_topk_prob)"});
+                 where + "softmax over " + s(m.experts) + " logits, the top " + s(m.top_k) + ", renormalised to sum to 1"});
   else
     c.draft.skip("moe.topk", "moe_topk_softmax", {{"tokens", "tokens"}, {"E", m.experts}, {"TOPK", m.top_k}, {"renormalize", 0}},
                  "renormalize = 0 (norm_topk_prob false): shapes files hold positive dims only, so this variant cannot be listed");
@@ -51,7 +51,7 @@ void add_moe(ImportContext& c, const MoeBlock& m) {
     // on the rows one expert sees (tokens x top_k / experts on average).
     const std::string suffix = experts.kind == WeightKind::bf16 ? "" : " for " + experts.scheme;
     const std::string why = experts.kind == WeightKind::bf16
-                                ? "hone lacks the fused MoE families (moe_gate_up and moe_down); each expert is listed as dense layers instead"
+                                ? "the fused MoE kernels need both moe_gate_up and moe_down, and hone lacks them; each expert is listed as dense layers instead"
                                 : "the experts' weights are quantized (" + experts.scheme + ") and the MoE families take bf16 weights; "
                                   "each expert is listed as dense layers instead";
     c.draft.skip("moe.gate_up", "moe_gate_up" + suffix, moe_dims, why);

@@ -1,5 +1,6 @@
 #include "tuner/model_import/quantization.hpp"
 
+#include <algorithm>
 #include <regex>
 
 namespace hone {
@@ -179,9 +180,26 @@ struct QuantReader {
   }
 };
 
-std::string normalise_layer_index(const std::string& path) {
-  static const std::regex index(R"(\.layers\.[0-9]+\.)");
-  return std::regex_replace(path, index, ".layers.*.");
+std::vector<std::string> components(const std::string& path) {
+  static const std::regex index(R"(^[0-9]+$)");
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t dot = std::min(path.find('.', start), path.size());
+    std::string c = path.substr(start, dot - start);
+    out.push_back(std::regex_match(c, index) ? "*" : c);   // a layer's index: every layer's role
+    start = dot + 1;
+  }
+  return out;
+}
+
+// An ignore entry names a module by whole dotted components ("mlp.gate" is the router, not
+// "mlp.gate_proj"), anywhere in the path, a layer index standing for every layer.
+bool names_module(const std::string& entry, const std::string& module) {
+  const auto e = components(entry), m = components(module);
+  for (std::size_t i = 0; i + e.size() <= m.size(); ++i)
+    if (std::equal(e.begin(), e.end(), m.begin() + static_cast<std::ptrdiff_t>(i))) return true;
+  return false;
 }
 
 }  // namespace
@@ -189,14 +207,13 @@ std::string normalise_layer_index(const std::string& path) {
 WeightFormat Quantization::of(const std::string& module) const {
   if (format.kind == WeightKind::bf16) return format;
   if (module == "lm_head" && !lm_head) return WeightFormat{};
-  const std::string path = normalise_layer_index(module);
   for (const auto& entry : ignore) {
     if (entry.rfind("re:", 0) == 0) {
       try {
         if (std::regex_search(module, std::regex(entry.substr(3)))) return WeightFormat{};
       } catch (const std::regex_error&) {
       }
-    } else if (path.find(normalise_layer_index(entry)) != std::string::npos) {
+    } else if (names_module(entry, module)) {
       return WeightFormat{};
     }
   }

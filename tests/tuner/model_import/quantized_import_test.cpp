@@ -52,6 +52,23 @@ TEST_CASE("model import: Qwen3-8B-FP8 takes Qwen's 128x128 blocks from weight_bl
   CHECK(tp2.dim("down_proj", "BK") == 128);
 }
 
+TEST_CASE("model import: the layers a checkpoint leaves in bf16 stay gemv, named by whole module components or a regex") {
+  auto cfg = read_config("qwen3-8b-fp8");
+  cfg["quantization_config"]["modules_to_not_convert"] = {"model.layers.0.mlp.down_proj", "mlp.gate"};
+  const TempConfig t("fp8-ignore", cfg);
+  const Imported m = import_file(t.file, 1, design_families());
+  CHECK(m.family("down_proj") == "gemv");          // every layer's role, whatever index the entry names
+  CHECK(m.family("gate_up_proj") == "gemv_fp8");   // "mlp.gate" is a router's name, not gate_proj's
+  CHECK(m.family("qkv_proj") == "gemv_fp8");
+
+  auto ct = read_config("llama-3.1-8b-fp8");
+  ct["quantization_config"]["ignore"] = {"lm_head", "re:.*self_attn\\.o_proj$"};
+  const TempConfig r("ct-ignore", ct);
+  const Imported c = import_file(r.file, 1, design_families());
+  CHECK(c.family("o_proj") == "gemv");
+  CHECK(c.family("qkv_proj") == "gemv_fp8");
+}
+
 TEST_CASE("model import: a shard that cuts an FP8 block is bad input naming the layer (Qwen3-30B-A3B-FP8 at --tp 4)") {
   auto cfg = read_config("qwen3-30b-a3b");
   cfg["quantization_config"] = {{"activation_scheme", "dynamic"}, {"fmt", "e4m3"}, {"quant_method", "fp8"}, {"weight_block_size", {128, 128}}};
