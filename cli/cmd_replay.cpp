@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/number_list.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
 #include "tuner/replay_benchmark.hpp"
@@ -24,19 +25,7 @@ struct ReplayArgs {
 
 std::vector<std::size_t> parse_budgets(const std::string& s) {
   std::vector<std::size_t> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(item, &used);
-    } catch (const std::exception&) {
-    }
-    if (used != item.size() || v < 1) throw InputError("--budget '" + s + "': expected positive counts, comma-separated");
-    out.push_back(static_cast<std::size_t>(v));
-  }
-  if (out.empty()) throw InputError("--budget: expected at least one count");
+  for (auto v : positive_integers(s, "--budget")) out.push_back(static_cast<std::size_t>(v));
   return out;
 }
 

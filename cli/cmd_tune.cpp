@@ -93,6 +93,10 @@ int run_tune(TuneArgs a) {
   if (report.device.timer == "cpu") std::cout << " (emu: times are CPU times of the emulated kernels, not GPU times)";
   if (report.device.kind == "none") std::cout << " (device none: compiled and checked, nothing ran)";
   std::cout << ", database " << a.db << "\n\n" << t.str();
+  if (!report.not_tuned.empty()) {
+    std::cout << "\nnot tuned: " << report.not_tuned.size() << " ops of the model have no family in hone\n";
+    for (const auto& n : report.not_tuned) std::cout << "  " << n.name << " (needs " << n.family << "): " << n.reason << "\n";
+  }
   if (report.interrupted) {
     std::cout << "\ninterrupted: the results so far are stored; run the same command again to continue\n";
     return stop_exit_code();

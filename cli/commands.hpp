@@ -21,5 +21,6 @@ void add_gate_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
 void add_devices_command(CLI::App& app, Action& action);
 void add_llm_command(CLI::App& app, Action& action);
+void add_model_command(CLI::App& app, Action& action);
 
 }  // namespace hone::cli

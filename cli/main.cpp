@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   hone::cli::add_report_command(app, action);
   hone::cli::add_devices_command(app, action);
   hone::cli::add_llm_command(app, action);
+  hone::cli::add_model_command(app, action);
 
   try {
     app.parse(argc, argv);

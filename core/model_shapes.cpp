@@ -103,6 +103,29 @@ ModelShapes load_model_shapes(const std::filesystem::path& file) {
     }
     m.ops.push_back(std::move(op));
   }
+
+  if (j.contains("not_tuned")) {
+    const json& nt = j["not_tuned"];
+    if (!nt.is_array()) fail("'not_tuned' must be a list");
+    for (size_t i = 0; i < nt.size(); ++i) {
+      const std::string where = "not_tuned[" + std::to_string(i) + "]";
+      const json& e = nt[i];
+      if (!e.is_object()) fail(where + " must be an object");
+      NotTunedOp n;
+      const json& name = require_field(e, "name", f, where);
+      const json& reason = require_field(e, "reason", f, where);
+      if (!name.is_string() || !reason.is_string()) fail(where + ": 'name' and 'reason' must be strings");
+      n.name = name.get<std::string>();
+      n.reason = reason.get<std::string>();
+      const char* key = e.contains("family_needed") ? "family_needed" : "op";
+      const json& fam = require_field(e, key, f, where + " (it names 'family_needed' or 'op')");
+      if (!fam.is_string()) fail(where + "." + key + " must be a string");
+      n.family = fam.get<std::string>();
+      if (e.contains("dims") && !e["dims"].is_object()) fail(where + ".dims must be an object");
+      n.dims = e.value("dims", json::object());
+      m.not_tuned.push_back(std::move(n));
+    }
+  }
   return m;
 }
 

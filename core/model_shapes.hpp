@@ -30,12 +30,22 @@ struct ModelOp {
   std::map<std::string, double> scalars;   // float scalar arguments, e.g. eps
 };
 
+/// An op of the model that hone does not tune: its family is missing, or hone has none for it
+/// (a bias epilogue, a gelu MLP, an unsupported quantisation). Kept so that a job can say so.
+struct NotTunedOp {
+  std::string name;
+  std::string family;                      // the family it would need ("family_needed", or "op")
+  nlohmann::json dims;                     // documentation: the shape it runs at
+  std::string reason;
+};
+
 struct ModelShapes {
   std::filesystem::path file;
   std::string model;
   nlohmann::json config;                   // the published dimensions, for the record
   std::vector<DynamicDim> dynamic;
   std::vector<ModelOp> ops;
+  std::vector<NotTunedOp> not_tuned;
 };
 
 /// Bucket upper bounds -> buckets: {1,2,4} -> [1,1], [2,2], [3,4].

@@ -49,6 +49,7 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   std::vector<Task> all = tasks_from_model(model, templates_root(), opt.ops, opt.arch);
   if (all.empty()) throw InputError("no tasks: " + opt.model_file.string() + " has none of the ops asked for");
   report.model_tasks = all.size();
+  report.not_tuned = model.not_tuned;
   std::vector<Task> tasks;
   for (std::size_t i = 0; i < all.size(); ++i)
     if (opt.shard.takes(i)) tasks.push_back(std::move(all[i]));
@@ -71,6 +72,9 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
                             opt.shard.count > 1 ? fmt::format(" (shard {}/{} of {})", opt.shard.index, opt.shard.count, all.size()) : "",
                             opt.model_file.string(), report.device.id(), report.device.arch, opt.budget,
                             opt.db_file.string()));
+  if (!model.not_tuned.empty())
+    progress.note(fmt::format("{} ops of the model are not tuned (no family in hone for them; listed at the end)",
+                              model.not_tuned.size()));
 
   std::unique_ptr<Worker> worker;
   if (choice.kind != "none") worker = std::make_unique<Worker>(WorkerOptions{choice.kind, opt.arch, opt.worker_timeout_s, {}});

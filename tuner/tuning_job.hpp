@@ -44,6 +44,7 @@ struct TuneReport {
   std::string note;                        // how the device was chosen, for the user
   std::size_t model_tasks = 0;             // before sharding
   std::vector<TaskOutcome> tasks;
+  std::vector<NotTunedOp> not_tuned;       // the model's ops that no family covers (the shapes file's "not_tuned")
   bool interrupted = false;
   /// Every task ended as it should: with a winner, or (device none) with candidates that pass the static checks.
   bool all_won() const;
