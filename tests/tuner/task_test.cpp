@@ -16,7 +16,7 @@ TEST_CASE("tasks: qwen3-8b rmsnorm gives one task per distinct shape and bucket,
   // hidden=4096 (three layers), q_norm (tokens*32 rows of 128), k_norm (tokens*8 rows of 128); 7 buckets each.
   REQUIRE(tasks.size() == 21);
   CHECK(tasks[0].label() == "rmsnorm hidden=4096 tokens=1");
-  CHECK(tasks[0].layers == std::vector<std::string>{"qwen3-8b/layer0.input_layernorm"});
+  CHECK(tasks[0].layers == std::vector<std::string>{"qwen3-8b/first_input_layernorm"});
   CHECK(tasks[0].scalars.at("eps") == doctest::Approx(1e-6));
   CHECK(tasks[6].label() == "rmsnorm hidden=4096 tokens=33..64");
   CHECK(tasks[6].shape.at("tokens") == 64);
@@ -53,7 +53,7 @@ TEST_CASE("tasks: the norms between layers are fused_add_rmsnorm, layer 0's inpu
     CHECK(fused[0].layers ==
           std::vector<std::string>{model + "/input_layernorm", model + "/post_attention_layernorm", model + "/final_norm"});
     auto plain = tasks_from_model(shapes(m), templates_root(), {"rmsnorm"}, "sm_90");
-    CHECK(plain[0].layers == std::vector<std::string>{model + "/layer0.input_layernorm"});
+    CHECK(plain[0].layers == std::vector<std::string>{model + "/first_input_layernorm"});
   }
 }
 
