@@ -16,6 +16,7 @@ namespace {
 
 struct CheckArgs {
   std::string op, source, entry, grid, block, smem = "0", shape, device = "auto";
+  double timeout_s = 0;
   bool json = false;
 };
 
@@ -43,10 +44,14 @@ int run_check(const CheckArgs& a) {
   for (const auto& s : c.launch.smem.symbols())
     if (!shape.count(s)) throw InputError("--smem uses '" + s + "', which is not a shape symbol of " + op.name);
 
+  if (a.timeout_s < 0) throw InputError("--timeout must not be negative");
   ValidationOptions options;
   options.device_kind = a.device == "none" ? "none" : choose_device(a.device).kind;
+  options.timeout_s = a.timeout_s;
   std::unique_ptr<Worker> worker;
-  if (options.device_kind != "none") worker = std::make_unique<Worker>(WorkerOptions{options.device_kind, options.arch, 300, {}});
+  if (options.device_kind != "none")
+    worker = std::make_unique<Worker>(
+        WorkerOptions{options.device_kind, options.arch, evaluation_timeout_s(a.timeout_s), {}});
   Verdict v = validate_candidate(op, c, shape, options, worker.get());
 
   if (a.json) {
@@ -75,6 +80,9 @@ void add_check_command(CLI::App& app, Action& action) {
   cmd->add_option("--smem", a->smem, "dynamic shared memory in bytes, an expression")->capture_default_str();
   cmd->add_option("--shape", a->shape, "every shape symbol, e.g. tokens=7,hidden=4096")->required();
   cmd->add_option("--device", a->device, "auto, emu, cuda or none (static checks only)")->capture_default_str();
+  cmd->add_option("--timeout", a->timeout_s,
+                  "seconds a launch may take before it counts as a hang (default: 100 times the reference's launch on this "
+                  "device, at least 5 s)");
   cmd->add_flag("--json", a->json, "print the verdict as JSON");
   cmd->callback([a, &action] { action = [a] { return run_check(*a); }; });
 }

@@ -39,6 +39,12 @@ void add_gate_command(CLI::App& app, Action& action) {
   cmd->add_option("--max-regression", a->options.max_regression_pct, "allowed slowdown in percent, beyond the noise")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--timeout", a->options.timeout_s,
+                  "seconds a launch may take before it counts as a hang (default: 100 times the reference's launch, at least 5 s)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--accept-other-compiler", a->options.accept_other_compiler,
+                "pass entries whose binaries this NVRTC cannot prove to be what their source compiles to (another NVRTC version "
+                "or build compiled the cache)");
   cmd->add_option("--junit", a->junit, "write JUnit XML here");
   cmd->add_option("--markdown", a->markdown, "write the Markdown summary here too (it always goes to stdout)");
   cmd->callback([a, &action] { action = [a] { return run_gate_command(*a); }; });

@@ -77,13 +77,17 @@ int run_tune(TuneArgs a) {
   TuneReport report = run_tuning_job(a.job, *view);
   view.reset();
 
-  Table t({"task", "layers", "space", "tried", "passed", "winner", "time ms", "reference ms", "speedup"});
+  // The speedup is over the fastest baseline timed in turns with the winner; where none of the
+  // candidates beat it, the entry is that baseline (1.00x) and the table says so.
+  Table t({"task", "layers", "space", "tried", "passed", "winner", "time ms", "baseline ms", "speedup"});
   for (const auto& o : report.tasks) {
     std::string layers = o.task.layers.empty() ? "" : o.task.layers.front();
     if (o.task.layers.size() > 1) layers += fmt::format(" +{}", o.task.layers.size() - 1);
     std::string winner = o.winner_label ? *o.winner_label
                          : o.static_only ? fmt::format("static checks only: {} passed", o.passed)
                                          : "none: " + o.error;
+    if (o.baseline_entry) winner = "the baseline, " + o.baseline + ": no candidate beat it (best: " + o.best_candidate + ")";
+    else if (o.winner_label && !o.baseline.empty() && o.baseline != "reference") winner += " (baseline: " + o.baseline + ")";
     if (o.from_earlier_run) winner += " (earlier run)";
     t.add({o.task.label(), layers, std::to_string(o.space), std::to_string(o.tried), std::to_string(o.passed), winner,
            o.winner_label ? fmt::format("{:.4f}", o.winner_ms) : "-", o.baseline_ms > 0 ? fmt::format("{:.4f}", o.baseline_ms) : "-",
@@ -129,8 +133,9 @@ void add_tune_command(CLI::App& app, Action& action) {
   cmd->add_option("--jobs", a->job.compile_threads, "compile threads (0: one per core)")->capture_default_str();
   cmd->add_option("--shard", a->shard, "i/n: take every n-th task from the i-th (job arrays, indexed jobs)")
       ->capture_default_str();
-  cmd->add_option("--timeout", a->job.worker_timeout_s, "seconds one evaluation may take before its worker is killed")
-      ->capture_default_str();
+  cmd->add_option("--timeout", a->job.timeout_s,
+                  "seconds a launch may take before it counts as a hang and its worker is killed (default: 100 times the "
+                  "reference's launch, at least 5 s); an evaluation may take 300 s, or twice this");
   cmd->callback([a, &action] { action = [a] { return run_tune(*a); }; });
 }
 

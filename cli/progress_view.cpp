@@ -29,6 +29,7 @@ std::string outcome_text(const TaskOutcome& o) {
     return o.winner_label ? fmt::format("done in an earlier run: {} {:.4f} ms", *o.winner_label, o.winner_ms)
                           : "done in an earlier run: " + o.error;
   if (o.interrupted) return "interrupted";
+  if (o.winner_label && o.baseline_entry) return fmt::format("entry: the baseline, {} {:.4f} ms (no candidate beat it)", o.baseline, o.winner_ms);
   if (o.winner_label) return fmt::format("winner {} {:.4f} ms", *o.winner_label, o.winner_ms);
   if (o.static_only) return fmt::format("{} of {} passed the static checks", o.passed, o.tried);
   return "no winner: " + o.error;

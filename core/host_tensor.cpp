@@ -56,11 +56,24 @@ HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rn
   return t;
 }
 
-void poison(HostTensor& t) {
-  if (dtype_is_float(t.dtype)) {
-    for (std::size_t i = 0; i < t.count; ++i) t.set(i, std::numeric_limits<double>::quiet_NaN());
-  } else {
-    std::memset(t.bytes.data(), 0x7f, t.bytes.size());
+void poison(HostTensor& t, std::uint64_t garbage_seed) {
+  if (garbage_seed == 0) {
+    if (dtype_is_float(t.dtype)) {
+      for (std::size_t i = 0; i < t.count; ++i) t.set(i, std::numeric_limits<double>::quiet_NaN());
+    } else {
+      std::memset(t.bytes.data(), 0x7f, t.bytes.size());
+    }
+    return;
+  }
+  Rng rng(garbage_seed);
+  const double magnitude = std::exp(std::log(0.1) + std::log(100.0) * rng.uniform());  // 0.1 .. 10
+  for (std::size_t i = 0; i < t.count; ++i) {
+    if (dtype_is_float(t.dtype)) {
+      t.set(i, rng.normal(0, magnitude));
+    } else {
+      const std::uint64_t bits = rng.next();
+      std::memcpy(t.bytes.data() + i * dtype_size(t.dtype), &bits, dtype_size(t.dtype));
+    }
   }
 }
 

@@ -38,8 +38,11 @@ class Rng {
 /// first dim, over which a mixed-scale distribution varies its scale.
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows = 1);
 
-/// Fills a buffer with the poison pattern (quiet NaN for floats, 0x7fffffff-style for integers),
-/// so that an output element the kernel never writes cannot pass as correct.
-void poison(HostTensor& t);
+/// Fills a buffer with poison, so that an output element the kernel never writes cannot pass as
+/// correct: with `garbage_seed` 0 the NaN pattern (quiet NaN for floats, 0x7fffffff-style for
+/// integers); with another seed finite garbage drawn from it (numbers of the magnitudes outputs
+/// have, random integers), so that asking whether the output already holds a number tells a
+/// kernel nothing about whether it is being checked or timed.
+void poison(HostTensor& t, std::uint64_t garbage_seed = 0);
 
 }  // namespace hone

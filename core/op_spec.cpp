@@ -197,11 +197,25 @@ struct SpecReader {
       if (dtype_is_float(a.dtype)) {
         if (!v.is_number()) fail(where + ".value of a float scalar must be a number");
         a.float_value = v.get<double>();
+        scalar_range(j, where, a);
       } else {
         a.int_value = expr(v, where + ".value", symbols);
+        if (j.contains("range")) fail(where + ".range: only float scalars have a range; an integer scalar is a shape symbol's value");
       }
     }
     return a;
+  }
+
+  // A runtime scalar (eps, scale) takes whatever an engine passes: the spec names the values it
+  // may be, and the hidden tests draw from them.
+  void scalar_range(const json& j, const std::string& where, ArgSpec& a) const {
+    if (!j.contains("range"))
+      fail(where + " needs \"range\": [lo, hi], the values engines pass for '" + a.name + "' (the hidden tests draw from it)");
+    const json& r = j["range"];
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number() || !(r[0].get<double>() <= r[1].get<double>()))
+      fail(where + ".range must be [lo, hi] with lo <= hi");
+    a.range_lo = r[0].get<double>();
+    a.range_hi = r[1].get<double>();
   }
 
   std::map<DType, Tolerance> tolerances(const json& tol, const std::string& where) const {

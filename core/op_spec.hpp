@@ -75,6 +75,7 @@ struct ArgSpec {
   std::vector<Expr> dims;       // buffers: the extent of each dimension
   Expr int_value;               // integer scalars: an expression of the shape symbols
   double float_value = 0.0;     // float scalars: the default, a model file may override it
+  double range_lo = 0.0, range_hi = 0.0;  // float scalars: the values engines pass, drawn by the hidden tests
   InputDist init;               // In and InOut buffers
   std::optional<IndexInit> index;        // In buffers drawn by an index generator instead of `init`
   std::optional<AddressedBy> addressed;  // In and InOut buffers only partly addressed by an index input

@@ -12,6 +12,7 @@
 #include "hone/kernel_cache/manifest.hpp"
 #include "hone/kernel_cache/sha256.hpp"
 #include "runtime/device_select.hpp"
+#include "runtime/nvrtc_compiler.hpp"
 #include "validator/candidate_validation.hpp"
 
 namespace hone {
@@ -23,7 +24,12 @@ namespace kc = kernel_cache;
 struct LoadedCache {
   std::string dir;
   kc::Manifest manifest;
-  std::map<std::size_t, std::string> sources;  // entry index -> its verified source
+  std::map<std::pair<std::size_t, std::string>, std::string> files;  // (entry index, "source" | "ptx" | "cubin") -> verified bytes
+
+  const std::string* file(const kc::CacheEntry& e, const std::string& kind) const {
+    auto it = files.find({e.index, kind});
+    return it == files.end() ? nullptr : &it->second;
+  }
 };
 
 // The manifest and every file it names, checked; anything wrong is bad input (exit 2), never a
@@ -34,10 +40,7 @@ LoadedCache load_cache(const std::filesystem::path& dir) {
   try {
     c.manifest = kc::read_manifest(c.dir);
     for (const auto& e : c.manifest.entries) {
-      for (const auto& [kind, path] : e.files) {
-        std::string data = kc::read_verified(c.dir + "/" + path, e.sha256.at(kind));
-        if (kind == "source") c.sources[e.index] = std::move(data);
-      }
+      for (const auto& [kind, path] : e.files) c.files[{e.index, kind}] = kc::read_verified(c.dir + "/" + path, e.sha256.at(kind));
     }
   } catch (const KernelCacheError& e) {
     throw InputError(e.what());
@@ -61,7 +64,7 @@ struct EntryTask {
   ValidationOptions options;
 };
 
-EntryTask entry_task(const kc::CacheEntry& e, const std::string& device_kind, const TimingOptions& timing) {
+EntryTask entry_task(const kc::CacheEntry& e, const std::string& device_kind, const GateOptions& o) {
   EntryTask t;
   for (const auto& [k, v] : e.static_dims) t.shape[k] = v;
   for (const auto& [k, b] : e.buckets) {
@@ -71,7 +74,8 @@ EntryTask entry_task(const kc::CacheEntry& e, const std::string& device_kind, co
   t.options.arch = e.arch;
   t.options.device_kind = device_kind;
   t.options.scalars = e.scalars;
-  t.options.timing = timing;
+  t.options.timing = o.timing;
+  t.options.timeout_s = o.timeout_s;
   return t;
 }
 
@@ -81,7 +85,7 @@ Candidate entry_candidate(const LoadedCache& c, const kc::CacheEntry& e) {
   k.origin = "template";  // exported winners come from hone's templates: trusted source, as when they were tuned
   k.variant = e.variant;
   k.entry = e.entry;
-  k.source = c.sources.at(e.index);
+  k.source = *c.file(e, "source");
   const std::string where = "entries[" + std::to_string(e.index) + "].launch";
   k.launch = parse_launch_rule(e.raw.at("launch"), c.dir + "/manifest.json", where);
   return k;
@@ -127,13 +131,60 @@ class Gate {
   Worker* worker(const std::string& arch) {
     if (kind_ == "none") return nullptr;
     auto& w = workers_[arch];
-    if (!w) w = std::make_unique<Worker>(WorkerOptions{kind_, arch, 300, {}});
+    if (!w) w = std::make_unique<Worker>(WorkerOptions{kind_, arch, evaluation_timeout_s(opt_.timeout_s), {}});
     return w.get();
   }
 
-  Verdict validate(const LoadedCache& c, const kc::CacheEntry& e, const OpSpec& op) {
-    const EntryTask t = entry_task(e, kind_, opt_.timing);
-    return validate_candidate(op, entry_candidate(c, e), t.shape, t.options, worker(e.arch));
+  Verdict validate(const LoadedCache& c, const kc::CacheEntry& e, const OpSpec& op, KernelBuild* build = nullptr) {
+    const EntryTask t = entry_task(e, kind_, opt_);
+    return validate_candidate(op, entry_candidate(c, e), t.shape, t.options, worker(e.arch), build);
+  }
+
+  // What an engine loads is what was validated: the cache's PTX and CUBIN are the bytes its
+  // source compiles to with this NVRTC and the recorded options. Where this NVRTC or the options
+  // differ, that cannot be proven: a failure unless accepted.
+  void prove_binaries(const LoadedCache& c, const kc::CacheEntry& e, const KernelBuild& rebuilt, GateEntryResult& r) {
+    if (!rebuilt.nvrtc.ok) {
+      r.binaries = "not proven: the source does not compile here";
+      return;  // the validation says why
+    }
+    const std::string recorded = e.resources ? e.resources->compiler : c.manifest.compiler;
+    std::vector<std::string> recorded_options;
+    if (e.raw.contains("build") && e.raw["build"].contains("options")) recorded_options = e.raw["build"]["options"].get<std::vector<std::string>>();
+    std::string unproven;
+    const std::string* cached_ptx = c.file(e, "ptx");
+    const std::string* cached_cubin = c.file(e, "cubin");
+    const std::string cached_build = compiler_build_of(cached_ptx ? *cached_ptx : cached_cubin ? *cached_cubin : "");
+    const std::string our_build = compiler_build_of(rebuilt.nvrtc.ptx);
+    if (recorded != nvrtc_identity()) unproven = "it was compiled by " + (recorded.empty() ? "an unrecorded compiler" : recorded) + ", this is " + nvrtc_identity();
+    else if (cached_build != our_build) unproven = "it was compiled by " + (cached_build.empty() ? "an unnamed build" : cached_build) + ", this NVRTC is " + our_build;
+    else if (recorded_options != nvrtc_options(e.arch)) unproven = "its recorded options are not the ones this hone compiles with";
+    if (!unproven.empty()) {
+      r.binaries = "not proven: " + unproven;
+      if (!opt_.accept_other_compiler)
+        r.failures.push_back("binaries: cannot prove that the cache's PTX and CUBIN are what its source compiles to: " + unproven +
+                             " (--accept-other-compiler accepts that)");
+      return;
+    }
+    std::vector<std::string> differ;
+    if (cached_ptx) {
+      const std::string where = first_difference(rebuilt.nvrtc.ptx, *cached_ptx);
+      if (!where.empty()) differ.push_back("the PTX (" + e.files.at("ptx") + ") differs " + where);
+    }
+    if (cached_cubin) {
+      const std::string where = first_difference(rebuilt.nvrtc.cubin, *cached_cubin);
+      if (!where.empty()) differ.push_back("the CUBIN (" + e.files.at("cubin") + ") differs " + where);
+    }
+    if (differ.empty()) {
+      r.binaries = fmt::format("the {} what its source compiles to ({}, byte for byte)",
+                               cached_ptx && cached_cubin ? "PTX and CUBIN are" : cached_cubin ? "CUBIN is" : "PTX is", recorded);
+      return;
+    }
+    std::string all;
+    for (const auto& d : differ) all += (all.empty() ? "" : "; ") + d;
+    r.binaries = "not what the source compiles to";
+    r.failures.push_back("binaries: " + all + " from what its source compiles to with " + recorded +
+                         " and the recorded options: an engine would run a kernel other than the one validated");
   }
 
   GateEntryResult check_entry(const LoadedCache& cache, const kc::CacheEntry& e, const LoadedCache* baseline) {
@@ -142,6 +193,10 @@ class Gate {
     r.entry = e.entry;
     r.op = e.op;
     r.arch = e.arch;
+    if (e.vendor()) {
+      r.validation = "the vendor library " + e.origin.substr(7) + " (no hone kernel beat it): nothing of hone's to check";
+      return r;
+    }
     OpSpec op;
     try {
       op = load_op(templates_root(), e.op);
@@ -151,10 +206,12 @@ class Gate {
       return r;
     }
 
-    const Verdict v = validate(cache, e, op);
+    KernelBuild rebuilt;
+    const Verdict v = validate(cache, e, op, &rebuilt);
     r.validation = v.pass ? (kind_ == "none" ? "passed the static stage (device none)" : "passed every stage on " + kind_)
                           : "rejected at the " + v.stage + " stage: " + v.reason;
     if (!v.pass) r.failures.push_back("wrong: " + r.validation);
+    prove_binaries(cache, e, rebuilt, r);
 
     // Resources: this NVRTC's compile for the entry's architecture against the recorded one.
     const ResourceFigures now = figures(v.detail.value("resources", nlohmann::json()));
@@ -213,6 +270,14 @@ class Gate {
 };
 
 }  // namespace
+
+std::string first_difference(const std::string& want, const std::string& got) {
+  const std::size_t n = std::min(want.size(), got.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (want[i] != got[i]) return fmt::format("at byte {} of {}", i, want.size());
+  if (want.size() != got.size()) return fmt::format("in size: {} bytes, compiled {}", got.size(), want.size());
+  return "";
+}
 
 std::vector<std::string> resource_regressions(const ResourceFigures& recorded, const ResourceFigures& now) {
   std::vector<std::string> out;

@@ -1,9 +1,12 @@
 #pragma once
 // `hone gate`: the CI regression gate over an exported kernel cache. Every entry is validated
 // again on the device at hand (the five stages, with the entry's source, launch rule and
-// bucket), its resource usage is compiled again with this NVRTC and compared with the recorded
-// one, and on a GPU its time is compared with the baseline's by a noise-aware test. On emu the
-// times are CPU times: reported, never gated.
+// bucket), its source is compiled again with this NVRTC and the recorded options, and the PTX
+// and CUBIN an engine loads must be byte for byte what that compile gives (NVRTC is
+// deterministic: the same source, options and compiler build give the same bytes), so that what
+// was validated is what runs; its resource usage is compared with the recorded one, and on a GPU
+// its time is compared with the baseline's by a noise-aware test. On emu the times are CPU
+// times: reported, never gated.
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -20,6 +23,10 @@ struct GateOptions {
   std::string device = "auto";      // auto | emu | cuda | none (static checks and resources only)
   double max_regression_pct = 10;
   TimingOptions timing;
+  double timeout_s = 0;               // --timeout: each launch's limit; 0: derived from the reference's launch
+  /// Where this NVRTC is not the one that compiled the cache (another version or build, other
+  /// options), the binaries cannot be proven: a failure, unless this accepts it (then a note).
+  bool accept_other_compiler = false;
 };
 
 /// Registers and spill bytes as ptxas reports them.
@@ -27,6 +34,10 @@ struct ResourceFigures {
   int registers = -1;   // -1: unknown
   int spill_bytes = 0;  // stores + loads
 };
+
+/// Where the first byte of `got` differs from `want` ("at byte 312 of 13648", "the sizes differ:
+/// 13648 and 13712 bytes"), "" when they are equal.
+std::string first_difference(const std::string& want, const std::string& got);
 
 /// What got worse from `recorded` to `now` (a new toolkit adding registers or spills), one line
 /// each; empty when nothing did.
@@ -39,6 +50,7 @@ struct GateEntryResult {
   std::string arch;
   std::string validation;    // "passed every stage" or the stage and reason it was rejected at
   std::string resources;     // "16 registers, 0 spill bytes (recorded: 16, 0)"
+  std::string binaries;      // "the PTX and CUBIN are what the source compiles to (nvrtc 13.0)", or why not proven
   std::string timer;         // "gpu" | "cpu" | "" when not timed
   double time_ms = 0;        // measured now
   double recorded_ms = 0;    // the time the cache recorded (on the device it names)

@@ -35,10 +35,11 @@ std::string gate_markdown(const GateReport& r) {
   if (!r.baseline.empty()) md += fmt::format(", baseline `{}`", r.baseline);
   md += fmt::format(", allowed slowdown {:g}%.", r.max_regression_pct);
   if (r.device == "emu") md += " Times on emu are CPU times of the emulated kernels: reported, never gated.";
-  md += "\n\n| result | entry | kernel | validation | resources | time |\n|---|---|---|---|---|---|\n";
+  md += "\n\n| result | entry | kernel | validation | binaries | resources | time |\n|---|---|---|---|---|---|---|\n";
   for (const auto& e : r.entries)
-    md += fmt::format("| {} | {} | `{}` | {} | {} | {} |\n", e.pass() ? "pass" : "**FAIL**", cell(e.name), cell(e.entry),
-                      cell(e.validation), cell(e.resources.empty() ? "-" : e.resources), cell(time_text(e)));
+    md += fmt::format("| {} | {} | `{}` | {} | {} | {} | {} |\n", e.pass() ? "pass" : "**FAIL**", cell(e.name), cell(e.entry),
+                      cell(e.validation), cell(e.binaries.empty() ? "-" : e.binaries), cell(e.resources.empty() ? "-" : e.resources),
+                      cell(time_text(e)));
   bool any = false;
   for (const auto& e : r.entries) {
     if (e.pass()) continue;
@@ -68,12 +69,16 @@ std::string gate_junit(const GateReport& r) {
     if (!e.pass()) {
       std::string body;
       for (const auto& f : e.failures) body += f + "\n";
-      x += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(e.failures.front()),
-                       e.failures.front().rfind("wrong", 0) == 0 ? "wrong" : e.failures.front().rfind("slower", 0) == 0 ? "slower" : "resources",
-                       xml_escape(body));
+      const std::string& first = e.failures.front();
+      const char* type = first.rfind("wrong", 0) == 0      ? "wrong"
+                         : first.rfind("slower", 0) == 0   ? "slower"
+                         : first.rfind("binaries", 0) == 0 ? "binaries"
+                                                            : "resources";
+      x += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n", xml_escape(first), type, xml_escape(body));
     }
     x += fmt::format("      <system-out>{}</system-out>\n",
-                     xml_escape("validation: " + e.validation + "\nresources: " + e.resources + "\ntime: " + time_text(e) +
+                     xml_escape("validation: " + e.validation + "\nbinaries: " + e.binaries + "\nresources: " + e.resources +
+                                "\ntime: " + time_text(e) +
                                 (e.timing.empty() ? "" : "\ntiming: " + e.timing)));
     x += "    </testcase>\n";
   }

@@ -119,6 +119,10 @@ bool KnowledgeDb::retime_winner(std::int64_t task_id, const std::string& device,
   return impl_->write([&] { return sql::retime_winner(impl_->db, task_id, device, candidate_id, time_ms, baseline_ms); });
 }
 
+void KnowledgeDb::set_winner(const WinnerRecord& winner) {
+  impl_->write([&] { sql::set_winner(impl_->db, winner); });
+}
+
 void KnowledgeDb::mark_task_done(std::int64_t task_id, const std::string& device, const std::string& plan,
                                  const nlohmann::json& summary) {
   impl_->write([&] { sql::mark_task_done(impl_->db, task_id, device, plan, summary); });

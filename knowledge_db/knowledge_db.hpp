@@ -173,6 +173,9 @@ class KnowledgeDb {
   /// (task, device) has another winner by now.
   bool retime_winner(std::int64_t task_id, const std::string& device, std::int64_t candidate_id, double time_ms,
                      double baseline_ms);
+  /// Makes `winner` the winner of (task, device), whatever holds it, with its re-timed figures:
+  /// a baseline that the search's winner did not beat in turns takes the entry back.
+  void set_winner(const WinnerRecord& winner);
 
   /// Records that a task finished on a device under a plan (a digest of what decides the search),
   /// with a summary of how it went.

@@ -51,11 +51,25 @@ bool offer_winner(SqliteConnection& db, const WinnerRecord& w) {
         "INSERT INTO winners (task_id, device, candidate_id, result_id, time_ms, baseline_ms) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, device) DO UPDATE SET "
         "candidate_id = excluded.candidate_id, result_id = excluded.result_id, time_ms = excluded.time_ms, "
-        "baseline_ms = excluded.baseline_ms, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
+        "baseline_ms = excluded.baseline_ms, retimed_ms = NULL, retimed_baseline_ms = NULL, "
+        "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') "
         "WHERE excluded.time_ms < winners.time_ms")
       .bind_all(w.task_id, w.device, w.candidate_id, w.result_id, w.time_ms, w.baseline_ms)
       .run();
   return db.changes() > 0;
+}
+
+void set_winner(SqliteConnection& db, const WinnerRecord& w) {
+  if (!(std::isfinite(w.time_ms) && w.time_ms > 0))
+    throw std::invalid_argument(db.name() + ": a winner needs a positive time, got " + std::to_string(w.time_ms) + " ms");
+  db.prepare(
+        "INSERT INTO winners (task_id, device, candidate_id, result_id, time_ms, baseline_ms, retimed_ms, retimed_baseline_ms) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, device) DO UPDATE SET "
+        "candidate_id = excluded.candidate_id, result_id = excluded.result_id, time_ms = excluded.time_ms, "
+        "baseline_ms = excluded.baseline_ms, retimed_ms = excluded.retimed_ms, retimed_baseline_ms = excluded.retimed_baseline_ms, "
+        "updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')")
+      .bind_all(w.task_id, w.device, w.candidate_id, w.result_id, w.time_ms, w.baseline_ms, w.retimed_ms, w.retimed_baseline_ms)
+      .run();
 }
 
 std::optional<WinnerRecord> winner(SqliteConnection& db, std::int64_t task_id, const std::string& device) {

@@ -77,8 +77,12 @@ std::string best_chart(const TaskReport& t) {
 
 std::string winner_chart(const TaskReport& t) {
   BarChart c;
-  if (t.baseline_ms > 0) c.bars.push_back({"baseline", t.baseline_ms, "#e67e22", ms(t.baseline_ms) + " (reference kernel)"});
-  if (t.winner_ms > 0)
+  if (!t.baseline_entry.empty()) {
+    c.bars.push_back({"entry: the baseline", t.winner_ms, "#e67e22", ms(t.winner_ms) + " (" + t.baseline_entry + ": no candidate beat it)"});
+  } else {
+    if (t.baseline_ms > 0) c.bars.push_back({"baseline", t.baseline_ms, "#e67e22", ms(t.baseline_ms) + " (the fastest baseline)"});
+  }
+  if (t.winner_ms > 0 && t.baseline_entry.empty())
     c.bars.push_back({"winner", t.winner_ms, "#1f4e9c",
                       ms(t.winner_ms) + (t.baseline_ms > 0 ? fmt::format(" ({:.2f}x)", t.baseline_ms / t.winner_ms) : "")});
   if (t.roofline.floor_ms > 0)
@@ -172,7 +176,10 @@ std::string summary_table(const ReportData& d) {
     const int passed = t.outcomes.count("pass") ? t.outcomes.at("pass") : 0;
     h += fmt::format("<tr><td><a href=\"#task-{}\">{}</a></td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>"
                      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>\n",
-                     i + 1, esc(t.label), esc(t.device), t.evaluations.size(), passed, esc(t.winner_label.empty() ? "-" : t.winner_label),
+                     i + 1, esc(t.label), esc(t.device), t.evaluations.size(), passed,
+                     esc(t.winner_label.empty()     ? "-"
+                         : t.baseline_entry.empty() ? t.winner_label
+                                                    : "the baseline (" + t.baseline_entry + "): no candidate beat it"),
                      ms(t.winner_ms), ms(t.baseline_ms),
                      t.winner_ms > 0 && t.baseline_ms > 0 ? fmt::format("{:.2f}x", t.baseline_ms / t.winner_ms) : "-");
   }

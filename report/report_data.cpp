@@ -128,7 +128,10 @@ ReportData gather_report(const KnowledgeDb& db, const ReportOptions& options) {
         t.timed_in_turns = w->timed_in_turns();
         t.winner_ms = w->shown_ms();
         t.baseline_ms = w->shown_baseline_ms();
-        if (auto c = db.candidate(w->candidate_id)) t.winner_label = candidate_label(*c);
+        if (auto c = db.candidate(w->candidate_id)) {
+          t.winner_label = candidate_label(*c);
+          if (c->origin == "reference" || c->origin.rfind("vendor:", 0) == 0) t.baseline_entry = c->origin;
+        }
       }
       if (t.timer.empty()) t.timer = device.rfind("emu:", 0) == 0 ? "cpu" : "gpu";
       t.roofline = roofline(task, options, t.timer, db.device_limits(device));

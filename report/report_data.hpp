@@ -40,6 +40,7 @@ struct TaskReport {
   std::string winner_label;
   double winner_ms = 0, baseline_ms = 0;
   bool timed_in_turns = false; // winner_ms and baseline_ms come from the re-timing in turns after the search
+  std::string baseline_entry;  // "reference", "vendor:...": no candidate beat that baseline, which is the entry
   Roofline roofline;
   std::vector<ReportLesson> lessons;
 };

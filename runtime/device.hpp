@@ -39,6 +39,16 @@ struct KernelImage {
   std::string ptx;                   // cuda, when no CUBIN matches the device
 };
 
+/// A device-to-device copy. A timed run makes its copies before it starts, outside its timed
+/// region: the validator restores every timed launch's outputs (poisoned) and in-out buffers
+/// (fresh) with them, so that a timed launch starts where a checked one does.
+struct BufferCopy {
+  void* dst = nullptr;
+  const void* src = nullptr;
+  std::size_t bytes = 0;
+};
+using BufferCopies = std::vector<BufferCopy>;
+
 class LoadedKernel {
  public:
   virtual ~LoadedKernel() = default;
@@ -61,14 +71,18 @@ class Device {
   /// Runs one launch to completion; args[i] points to the value of parameter i. Throws
   /// std::runtime_error (or a subclass) with the reason when the kernel faults.
   virtual void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
-  /// Runs one launch and returns its duration in milliseconds on the device's clock.
-  virtual double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) = 0;
+  /// Makes the copies `before`, then runs one launch and returns its duration in milliseconds on
+  /// the device's clock (the copies not in it).
+  virtual double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args, const BufferCopies& before = {}) = 0;
   /// Times `launches` launches run back to back, launch i with arg_sets[i % arg_sets.size()], as
-  /// one measurement; returns milliseconds per launch. A device that can record the batch and
-  /// replay it (info().replays_batches) keeps host launch overhead out of the time.
-  virtual double timed_batch(LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets, int launches) {
+  /// one measurement, after the copies `before` (outside the time); returns milliseconds per
+  /// launch. A device that can record the batch and replay it (info().replays_batches) keeps host
+  /// launch overhead out of the time.
+  virtual double timed_batch(LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets, int launches,
+                             const BufferCopies& before = {}) {
     double total = 0;
-    for (int i = 0; i < launches; ++i) total += timed_launch(kernel, dims, arg_sets[static_cast<std::size_t>(i) % arg_sets.size()]);
+    for (int i = 0; i < launches; ++i)
+      total += timed_launch(kernel, dims, arg_sets[static_cast<std::size_t>(i) % arg_sets.size()], i == 0 ? before : BufferCopies{});
     return total / launches;
   }
   /// Whether a fault left this device unusable for the rest of the process (a sticky CUDA error):

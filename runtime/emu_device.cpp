@@ -50,7 +50,8 @@ class EmuDevice : public Device {
     if (std::string overwrite = memory_.check_canaries(); !overwrite.empty()) throw EmuKernelError(overwrite);
   }
 
-  double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) override {
+  double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args, const BufferCopies& before) override {
+    for (const BufferCopy& c : before) std::memcpy(c.dst, c.src, c.bytes);
     auto start = std::chrono::steady_clock::now();
     launch(kernel, dims, args);
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

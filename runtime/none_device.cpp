@@ -16,7 +16,7 @@ class NoneDevice : public Device {
   void download(void*, const void*, std::size_t) override { refuse(); }
   std::unique_ptr<LoadedKernel> load(const KernelImage&) override { refuse(); }
   void launch(LoadedKernel&, const LaunchDims&, void**) override { refuse(); }
-  double timed_launch(LoadedKernel&, const LaunchDims&, void**) override { refuse(); }
+  double timed_launch(LoadedKernel&, const LaunchDims&, void**, const BufferCopies&) override { refuse(); }
 
  private:
   [[noreturn]] static void refuse() { throw std::logic_error("the none device compiles and checks; it runs nothing"); }

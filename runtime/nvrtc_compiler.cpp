@@ -86,6 +86,21 @@ std::string nvrtc_identity() {
   return "nvrtc " + std::to_string(major) + "." + std::to_string(minor);
 }
 
+std::vector<std::string> nvrtc_options(const std::string& arch) {
+  std::vector<std::string> o = {"--gpu-architecture=" + arch, "--std=c++17"};
+  if (arch.rfind("sm_", 0) == 0) o.push_back("-Xptxas=-v");  // ptxas's resource usage; only sm_ targets run ptxas
+  return o;
+}
+
+std::string compiler_build_of(const std::string& binary) {
+  const std::string marker = "Cuda compilation tools";
+  const std::size_t at = binary.find(marker);
+  if (at == std::string::npos) return "";
+  std::size_t end = at;
+  while (end < binary.size() && binary[end] != '\n' && binary[end] != '\0' && end - at < 200) ++end;
+  return binary.substr(at, end - at);
+}
+
 std::string cuda_include_dir() {
   if (const char* home = std::getenv("CUDA_HOME"); home && *home) {
     std::filesystem::path p = std::filesystem::path(home) / "include";
@@ -103,11 +118,14 @@ NvrtcResult nvrtc_compile(const NvrtcRequest& req) {
     throw std::invalid_argument(nvrtc_identity() + " cannot target " + req.arch + " (it supports " + list + ")");
   }
 
-  std::vector<std::string> options = {"--gpu-architecture=" + req.arch, "--std=c++17", "-I" + cuda_include_dir()};
-  options.insert(options.end(), req.options.begin(), req.options.end());
+  // The fixed options with the include folder after the first two, a request's extras before
+  // -Xptxas=-v; without -Xptxas=-v when compiling again for ptxas's error text.
+  std::vector<std::string> verbose = nvrtc_options(req.arch);
   const bool has_ptxas = req.arch.rfind("sm_", 0) == 0;
-  std::vector<std::string> verbose = options;
-  if (has_ptxas) verbose.push_back("-Xptxas=-v");
+  verbose.insert(verbose.begin() + 2, "-I" + cuda_include_dir());
+  verbose.insert(verbose.begin() + 3, req.options.begin(), req.options.end());
+  std::vector<std::string> options = verbose;
+  if (has_ptxas) options.pop_back();
 
   NvrtcResult out;
   auto start = std::chrono::steady_clock::now();

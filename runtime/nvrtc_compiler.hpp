@@ -32,6 +32,15 @@ NvrtcResult nvrtc_compile(const NvrtcRequest& request);
 /// "nvrtc 13.0", the compiler identity stored with every compile.
 std::string nvrtc_identity();
 
+/// The options every compile for `arch` is given, in order, besides the include folder of the
+/// CUDA headers (-I, the toolkit's own) and a request's extra options: what the export records
+/// and the gate compiles with again.
+std::vector<std::string> nvrtc_options(const std::string& arch);
+
+/// The compiler build a PTX or CUBIN names ("Cuda compilation tools, release 13.0, V13.0.88"),
+/// "" when it names none: two builds of one NVRTC version may compile differently.
+std::string compiler_build_of(const std::string& binary);
+
 /// Architectures this NVRTC can target, as "sm_XX".
 std::vector<std::string> nvrtc_supported_archs();
 

@@ -52,13 +52,15 @@ def main():
             "baseline_ms": base,
             "speedup": base / t if t > 0 and base > 0 else 0,
             "timed_in_turns": e.get("timed_in_turns", False),
+            "origin": e.get("origin", ""),
             "bytes": nbytes,
             "achieved_gbs": achieved,
             "of_copy_bandwidth": achieved / copy_gbs if copy_gbs > 0 else 0,
         })
     rows.sort(key=lambda r: (r["op"], r["shape"]))
-    header = ["op", "shape", "winner", "time ms", "reference ms", "speedup", "MB", "GB/s", "of copy bw"]
-    table = [header] + [[r["op"], r["shape"], r["winner"], f"{r['time_ms']:.4f}", f"{r['baseline_ms']:.4f}",
+    header = ["op", "shape", "winner", "time ms", "baseline ms", "speedup", "MB", "GB/s", "of copy bw"]
+    table = [header] + [[r["op"], r["shape"], r["winner"] + (" (the baseline)" if r["origin"] == "reference" else ""),
+                         f"{r['time_ms']:.4f}", f"{r['baseline_ms']:.4f}",
                          f"{r['speedup']:.2f}x" + ("" if r["timed_in_turns"] else "*"), f"{r['bytes'] / 1e6:.2f}",
                          f"{r['achieved_gbs']:.0f}", f"{100 * r['of_copy_bandwidth']:.0f}%"] for r in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
@@ -74,6 +76,10 @@ def main():
     bad = [r for r in rows if r["timer"] != "gpu" or r["time_ms"] <= 0]
     if bad:
         sys.exit(f"{len(bad)} entries without a GPU time")
+    # The baselines compete: no entry may be slower than the baseline it was timed in turns with.
+    slower = [r for r in rows if r["timed_in_turns"] and r["time_ms"] > r["baseline_ms"]]
+    if slower:
+        sys.exit(f"{len(slower)} entries slower than their baseline: " + ", ".join(f"{r['op']} {r['shape']}" for r in slower))
 
 
 if __name__ == "__main__":

@@ -92,8 +92,10 @@ ExportSummary export_kernel_cache(const KnowledgeDb& db, const std::filesystem::
         ++summary.files;
       }
     };
-    put("source", stem + ".cu", cand->source);
-    if (compile && compile->ok) {
+    // A vendor library's baseline is no kernel of hone's: its entry names the library, with no files.
+    const bool vendor = cand->origin.rfind("vendor:", 0) == 0;
+    if (!vendor) put("source", stem + ".cu", cand->source);
+    if (!vendor && compile && compile->ok) {
       if (!compile->ptx.empty()) put("ptx", stem + "." + task->arch + ".ptx", compile->ptx);
       if (!compile->cubin.empty()) put("cubin", stem + "." + task->arch + ".cubin", compile->cubin);
     }
@@ -116,16 +118,19 @@ ExportSummary export_kernel_cache(const KnowledgeDb& db, const std::filesystem::
               {"origin", cand->origin},
               {"variant", cand->variant},
               {"params", cand->params},
-              {"files", files},
-              {"sha256", hashes},
+              {"files", files.is_null() ? json::object() : files},
+              {"sha256", hashes.is_null() ? json::object() : hashes},
               {"time_ms", w.shown_ms()},
               {"baseline_ms", w.shown_baseline_ms()},
               {"timed_in_turns", w.timed_in_turns()},
               {"timer", timer}};
-    if (compile && compile->ok)
+    if (!vendor && compile && compile->ok) {
+      // What the gate compiles the source with again, to prove the binaries are its own.
+      e["build"] = {{"compiler", compile->compiler}, {"options", nvrtc_options(task->arch)}};
       e["resources"] = {{"registers", compile->registers},     {"spill_stores", compile->spill_stores},
                         {"spill_loads", compile->spill_loads}, {"shared_bytes", compile->shared_bytes},
                         {"stack_bytes", compile->stack_bytes}, {"compiler", compile->compiler}};
+    }
     entries.push_back(e);
     json d = device;
     d["arch"] = task->arch;

@@ -77,7 +77,7 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
                               model.not_tuned.size()));
 
   std::unique_ptr<Worker> worker;
-  if (choice.kind != "none") worker = std::make_unique<Worker>(WorkerOptions{choice.kind, opt.arch, opt.worker_timeout_s, {}});
+  if (choice.kind != "none") worker = std::make_unique<Worker>(WorkerOptions{choice.kind, opt.arch, evaluation_timeout_s(opt.timeout_s), {}});
   std::map<std::string, OpSpec> specs;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const Task& t = tasks[i];
@@ -101,8 +101,8 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
       outcome.task = t;
       outcome.restore(*done);
     } else {
-      TaskContext ctx{&op, task_id, report.device, opt.arch, opt.compile_threads, opt.check_seeds, &db, worker.get(),
-                      &progress, opt.stop};
+      TaskContext ctx{&op, task_id, report.device, opt.arch, opt.compile_threads, opt.check_seeds, opt.timeout_s, &db,
+                      worker.get(), &progress, opt.stop};
       outcome = tune_task(t, ctx, proposers);
       if (auto* search = dynamic_cast<TemplateSearch*>(proposers.front().get())) {
         outcome.space = search->space_size();

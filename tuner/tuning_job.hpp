@@ -31,7 +31,8 @@ struct TuneOptions {
   std::string arch;                        // "": the GPU's own on cuda, sm_90 on emu and none
   std::uint64_t seed = 1;                  // the search's seed; validation inputs are always fresh
   unsigned compile_threads = 0;            // 0: hardware concurrency
-  double worker_timeout_s = 300;
+  double timeout_s = 0;                    // --timeout: a launch's limit; 0: derived from the reference's launch
+                                           // (validator/hang_limit.hpp); an evaluation's: evaluation_timeout_s
   int check_seeds = 2;                     // random input sets per reference check
   Shard shard;
   std::vector<std::string> proposers = {"template"};  // "template", "llm", in the order they run per task

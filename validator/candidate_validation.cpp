@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "validator/hang_limit.hpp"
 #include "validator/hidden_tests.hpp"
 #include "validator/isolated_build.hpp"
 #include "validator/source_policy.hpp"
@@ -34,13 +35,14 @@ std::map<std::string, Bucket> buckets_for(const OpSpec& op, const Bindings& shap
 }
 
 Verdict validate_candidate(const OpSpec& op, const Candidate& candidate, const Bindings& shape,
-                           const ValidationOptions& options, Worker* worker) {
+                           const ValidationOptions& options, Worker* worker, KernelBuild* build_out) {
   Verdict policy = source_policy_verdict(candidate, options.device_kind);
   if (!policy.pass) return policy;
 
   // Untrusted source reaches a compiler only in the sandboxed compile process.
   const KernelBuildRequest build_request = static_build_request(op, candidate, options.arch, options.device_kind);
   const KernelBuild build = is_untrusted(candidate) ? build_isolated(build_request) : build_kernel(build_request);
+  if (build_out) *build_out = build;
   Verdict v = static_verdict(op, candidate, build, shape, options.limits);
   if (!v.pass || options.device_kind == "none") return v;
 
@@ -48,11 +50,26 @@ Verdict validate_candidate(const OpSpec& op, const Candidate& candidate, const B
   const KernelBuild ref_build = build_kernel(static_build_request(op, reference, options.arch, options.device_kind));
   if (!ref_build.ok()) return Verdict::failed("static", "the op's reference kernel does not build: " + ref_build.error());
 
-  EvaluationRequest request = evaluation_request(op, shape, buckets_for(op, shape, options.buckets), options.scalars, reference,
-                                                 ref_build.image, candidate, build.image, options.seeds);
+  const auto buckets = buckets_for(op, shape, options.buckets);
+  LaunchLimit limit = launch_limit_given(options.timeout_s);
+  if (options.timeout_s <= 0) {
+    // The reference's own launch on this device first: a hang is a launch far slower than it.
+    EvaluationRequest timing = evaluation_request(op, shape, buckets, options.scalars, reference, ref_build.image, reference,
+                                                  ref_build.image, 1);
+    timing.check = false;
+    timing.timing = options.timing;
+    const Verdict ref = worker->evaluate(timing);
+    if (!ref.pass) return Verdict::failed("reference", "the op's reference kernel fails on this device: " + ref.reason);
+    limit = launch_limit_from_reference(ref.timing.median_ms);
+  }
+  EvaluationRequest request = evaluation_request(op, shape, buckets, options.scalars, reference, ref_build.image, candidate,
+                                                 build.image, options.seeds);
   request.timing = options.timing;
+  request.launch_limit_s = limit.seconds;
+  request.launch_limit_basis = limit.basis;
   Verdict result = worker->evaluate(request);
   result.detail["resources"] = v.detail["resources"];
+  result.detail["launch_limit"] = {{"seconds", limit.seconds}, {"basis", limit.basis}};
   return result;
 }
 

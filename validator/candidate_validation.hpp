@@ -22,6 +22,9 @@ struct ValidationOptions {
   int seeds = 2;
   TimingOptions timing;
   StaticLimits limits;
+  /// Seconds a launch may run before it is a hang (`--timeout`); 0: derived from the reference's
+  /// own launch, timed on the device first (validator/hang_limit.hpp).
+  double timeout_s = 0;
 };
 
 /// The request that checks `candidate` against `reference` at `shape`, with fresh visible seeds.
@@ -33,8 +36,11 @@ EvaluationRequest evaluation_request(const OpSpec& op, const Bindings& shape, co
 /// Each dynamic dim's bucket: from `given` where it names it, else the default bucket of its value.
 std::map<std::string, Bucket> buckets_for(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& given);
 
-/// Validates one candidate. `worker` may be null only for device "none".
+/// Validates one candidate. `worker` may be null only for device "none". The verdict's
+/// detail.launch_limit says what limit its launches had.
+/// `build`, when given, receives the candidate's build (its PTX and CUBIN: the gate compares them
+/// with a cache's).
 Verdict validate_candidate(const OpSpec& op, const Candidate& candidate, const Bindings& shape,
-                           const ValidationOptions& options, Worker* worker);
+                           const ValidationOptions& options, Worker* worker, KernelBuild* build = nullptr);
 
 }  // namespace hone

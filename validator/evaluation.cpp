@@ -5,26 +5,32 @@
 #include "validator/reference_stage.hpp"
 #include "validator/stage_run.hpp"
 #include "validator/timing_stage.hpp"
+#include "validator/watched_device.hpp"
 
 namespace hone {
 
-Verdict evaluate(Device& device, const EvaluationRequest& req, const StageListener& on_stage) {
+Verdict evaluate(Device& plain_device, const EvaluationRequest& req, const StageListener& on_stage) {
+  std::unique_ptr<WatchedDevice> watched;
+  if (req.launch_limit_s > 0) watched = std::make_unique<WatchedDevice>(plain_device, req.launch_limit_s, req.launch_limit_basis);
+  Device& device = watched ? *watched : plain_device;
   StageRun run(device, req, on_stage);
+  run.watched = watched.get();
   run.stage("load");
   run.op = load_op_spec(req.spec_dir);
   run.op.check_shape(req.shape);
   Verdict v;
   try {
     run.candidate = device.load(req.candidate.image);
+    // Every timing compares the timed launches' outputs with the reference's.
+    if (req.check || req.time || req.time_against_baseline) run.reference = device.load(req.reference.image);
     if (req.check) {
-      run.reference = device.load(req.reference.image);
       reference_stage(run, v);
       hidden_stage(run);
       consistency_stage(run);
     }
-    if (req.time_against_reference) {
-      run.reference = device.load(req.reference.image);
-      timing_against_reference_stage(run, v);
+    if (req.time_against_baseline) {
+      run.baseline = device.load(req.baseline ? req.baseline->image : req.reference.image);
+      timing_against_baseline_stage(run, v);
     } else if (req.time) {
       timing_stage(run, v);
     }
@@ -37,8 +43,9 @@ Verdict evaluate(Device& device, const EvaluationRequest& req, const StageListen
     return Verdict::failed(run.current, std::string("kernel fault: ") + e.what());
   }
   v.pass = true;
+  if (!run.worst_bias.is_null()) v.detail["error_bias"] = run.worst_bias;
   // A passing verdict names the stage that produced its figures: the timing, when there was one.
-  v.stage = req.time || req.time_against_reference ? "timing" : run.current;
+  v.stage = req.time || req.time_against_baseline ? "timing" : run.current;
   return v;
 }
 

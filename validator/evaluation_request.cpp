@@ -66,7 +66,9 @@ void to_json(nlohmann::json& j, const EvaluationRequest& r) {
        {"seeds", r.seeds},
        {"hidden_seed", r.hidden_seed},
        {"time", r.time},
-       {"time_against_reference", r.time_against_reference},
+       {"time_against_baseline", r.time_against_baseline},
+       {"launch_limit_s", r.launch_limit_s},
+       {"launch_limit_basis", r.launch_limit_basis},
        {"timing",
         {{"warmup_runs", r.timing.warmup_runs},
          {"warmup_ms", r.timing.warmup_ms},
@@ -74,6 +76,7 @@ void to_json(nlohmann::json& j, const EvaluationRequest& r) {
          {"max_total_ms", r.timing.max_total_ms},
          {"max_spread", r.timing.max_spread},
          {"remeasures", r.timing.remeasures}}}};
+  if (r.baseline) j["baseline"] = kernel_to_json(*r.baseline);
 }
 
 void from_json(const nlohmann::json& j, EvaluationRequest& r) {
@@ -87,7 +90,10 @@ void from_json(const nlohmann::json& j, EvaluationRequest& r) {
   r.seeds = j.at("seeds").get<std::vector<std::uint64_t>>();
   r.hidden_seed = j.at("hidden_seed").get<std::uint64_t>();
   r.time = j.at("time").get<bool>();
-  r.time_against_reference = j.at("time_against_reference").get<bool>();
+  r.time_against_baseline = j.at("time_against_baseline").get<bool>();
+  if (j.contains("baseline")) r.baseline = kernel_from_json(j.at("baseline"));
+  r.launch_limit_s = j.at("launch_limit_s").get<double>();
+  r.launch_limit_basis = j.at("launch_limit_basis").get<std::string>();
   const auto& t = j.at("timing");
   r.timing = {t.at("warmup_runs").get<int>(),  t.at("warmup_ms").get<double>(), t.at("repeats").get<int>(),
               t.at("max_total_ms").get<double>(), t.at("max_spread").get<double>(), t.at("remeasures").get<int>()};

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,11 +43,17 @@ struct EvaluationRequest {
   std::vector<std::uint64_t> seeds;      // visible inputs
   std::uint64_t hidden_seed = 0;         // 0: drawn in the worker, at validation time
   bool time = true;
-  /// Time the candidate and the reference in turns, launch for launch, so both medians come from
-  /// the same conditions (the winner against the baseline); the reference's figures go to
+  /// Time the candidate and a baseline in turns, sample for sample, so both medians come from the
+  /// same conditions (the winner against the baseline); the baseline's figures go to
   /// detail.baseline.
-  bool time_against_reference = false;
+  bool time_against_baseline = false;
+  std::optional<KernelUnderTest> baseline;  // the baseline timed in turns; unset: the reference
   TimingOptions timing;
+  /// A launch still running after this many seconds is a hang: the evaluation ends with that
+  /// verdict (validator/launch_watchdog.hpp). 0: no limit but the worker's for the whole
+  /// evaluation.
+  double launch_limit_s = 0;
+  std::string launch_limit_basis;  // where the limit comes from, for the verdict
 };
 
 void to_json(nlohmann::json& j, const EvaluationRequest& r);

@@ -16,7 +16,7 @@ void hidden_stage(StageRun& run) {
   }
   Rng rng(seed);
   for (const HiddenTest& t : hidden_tests(run.op, run.req.shape, run.req.buckets, rng))
-    check_against_reference(run, t.shape, {t.seed, t.input_case, t.modes}, "hidden test " + t.label);
+    check_against_reference(run, t.shape, {t.seed, t.input_case, t.modes, t.scalars}, "hidden test " + t.label);
 }
 
 }  // namespace hone

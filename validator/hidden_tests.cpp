@@ -1,8 +1,31 @@
 #include "validator/hidden_tests.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
 
 namespace hone {
+
+double draw_scalar(const ArgSpec& a, Rng& rng) {
+  if (a.range_lo > 0 && a.range_hi > a.range_lo)
+    return std::exp(std::log(a.range_lo) + (std::log(a.range_hi) - std::log(a.range_lo)) * rng.uniform());
+  return a.range_lo + (a.range_hi - a.range_lo) * rng.uniform();
+}
+
+namespace {
+
+// Every test its own values: the label names them, so a verdict says which eps failed.
+void draw_scalars(const OpSpec& op, HiddenTest& t, Rng& rng) {
+  for (const auto& a : op.args) {
+    if (a.pointer || !dtype_is_float(a.dtype)) continue;
+    const double v = draw_scalar(a, rng);
+    t.scalars[a.name] = v;
+    t.label += fmt::format(", {}={:.3g}", a.name, v);
+  }
+}
+
+}  // namespace
 
 Bucket default_bucket_for(std::int64_t value) {
   if (value <= 1) return {1, 1};
@@ -42,7 +65,9 @@ std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, co
       t.shape[symbol] = v;
       t.seed = rng.next();
       t.label = symbol + "=" + std::to_string(v);
-      out.push_back(std::move(t));
+      draw_scalars(op, t, rng);
+      draw_scalars(op, t, rng);
+    out.push_back(std::move(t));
     }
   }
   auto dims_label = [&](const Bindings& at) {
@@ -58,6 +83,7 @@ std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, co
     t.shape = mid_shape;
     t.seed = rng.next();
     t.label = dims_label(mid_shape);
+    draw_scalars(op, t, rng);
     out.push_back(std::move(t));
   }
   for (const auto& c : op.hidden_cases) {
@@ -66,6 +92,7 @@ std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, co
     t.input_case = &c;
     t.seed = rng.next();
     t.label = dims_label(mid_shape) + ", case " + c.name;
+    draw_scalars(op, t, rng);
     out.push_back(std::move(t));
   }
   for (const auto& [arg, mode] : adversarial_index_modes(op, shape)) {
@@ -74,6 +101,7 @@ std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, co
     t.modes[arg] = mode;
     t.seed = rng.next();
     t.label = dims_label(shape) + ", " + arg + " " + mode;
+    draw_scalars(op, t, rng);
     out.push_back(std::move(t));
   }
   return out;

@@ -5,7 +5,8 @@
 // several dynamic dims all of them inside at once; the spec's adversarial input cases; and every
 // adversarial mode of every index input (one long and many short sequences, pages in reverse
 // order, padded rows, experts all tokens share), at the visible shape, where the batch is largest.
-// Their seeds are drawn at validation time.
+// Each test draws its own value of every runtime scalar from the spec's range (eps, scale: an
+// exported kernel is called with the engine's own). Their seeds are drawn at validation time.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -23,8 +24,13 @@ struct HiddenTest {
   const InputCase* input_case = nullptr;  // nullptr: the arguments' own distributions
   IndexModes modes;                       // index inputs drawn adversarially (absent: typical)
   std::uint64_t seed = 0;
-  std::string label;                      // "tokens=13", "tokens=13, case large", "batch=8, seq_lens one_long": for the stored reason only
+  std::map<std::string, double> scalars;  // every float scalar: drawn from its range
+  std::string label;                      // "tokens=13, eps=3.1e-06", "batch=8, seq_lens one_long, scale=0.2": for the stored reason only
 };
+
+/// A value of a float scalar drawn from its range: log-uniform when the range is positive (eps
+/// and scales span magnitudes), else uniform.
+double draw_scalar(const ArgSpec& scalar, Rng& rng);
 
 /// The hidden tests of a candidate tuned at `shape` for the given buckets of its dynamic dims.
 std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& buckets,

@@ -67,7 +67,8 @@ KernelBuild build_isolated(const KernelBuildRequest& request, const std::optiona
   PipedChild child;
   try {
     // Its own process group, so that a timeout kills the compilers it started with it.
-    child = spawn_piped_child({exe.string(), "--compile", "--timeout", std::to_string(options.timeout_s)});
+    child = spawn_piped_child({exe.string(), "--compile", "--timeout", std::to_string(options.timeout_s), "--parent",
+                               std::to_string(::getpid())});
   } catch (const std::runtime_error& e) {
     return failed_build(request, e.what());
   }

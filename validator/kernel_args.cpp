@@ -14,7 +14,7 @@ constexpr unsigned char kGuardByte = 0xa5;
 
 std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
                                         const InputCase* input_case, const IndexModes& modes,
-                                        const std::vector<HostTensor>* previous) {
+                                        const std::vector<HostTensor>* previous, std::uint64_t poison_seed) {
   std::vector<HostTensor> out(op.args.size());
   draw_index_inputs(op, shape, seed, modes, previous, out);
   for (std::size_t i = 0; i < op.args.size(); ++i) {
@@ -23,7 +23,7 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
     const auto n = static_cast<std::size_t>(a.elements(shape));
     if (a.role == ArgRole::Out) {
       out[i] = HostTensor(a.dtype, n);
-      poison(out[i]);
+      poison(out[i], poison_seed ? poison_seed * 1000003u + i : 0);
       continue;
     }
     if (a.role == ArgRole::Scratch) {
@@ -56,14 +56,7 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
   for (std::size_t i = 0; i < n; ++i) {
     const ArgSpec& a = op.args[i];
     if (a.pointer) {
-      const std::size_t bytes = host[i].size_bytes();
-      buffers_[i] = DeviceBuffer(device, bytes + 2 * kGuardBytes);
-      device.name_buffer(buffers_[i].get(), a.name);
-      std::vector<unsigned char> image(bytes + 2 * kGuardBytes, kGuardByte);
-      std::memcpy(image.data() + kGuardBytes, host[i].bytes.data(), bytes);
-      device.upload(buffers_[i].get(), image.data(), image.size());
-      pointers_[i] = static_cast<unsigned char*>(buffers_[i].get()) + kGuardBytes;
-      argv_[i] = &pointers_[i];
+      upload(i);
       continue;
     }
     auto& slot = scalars_[i];
@@ -83,6 +76,27 @@ void LaunchArgs::alias(std::size_t arg, std::size_t onto) {
   written_[onto] = true;
 }
 
+LaunchArgs::LaunchArgs(const LaunchArgs& inputs, const std::vector<HostTensor>& host)
+    : device_(inputs.device_), op_(inputs.op_), host_(host), buffers_(inputs.op_.args.size()), pointers_(inputs.pointers_),
+      scalars_(inputs.scalars_), argv_(inputs.argv_.size(), nullptr), written_(inputs.written_) {
+  for (std::size_t i = 0; i < op_.args.size(); ++i) {
+    const ArgSpec& a = op_.args[i];
+    if (a.pointer && a.role != ArgRole::In) upload(i);
+    else argv_[i] = a.pointer ? static_cast<void*>(&pointers_[i]) : static_cast<void*>(scalars_[i].data());
+  }
+}
+
+void LaunchArgs::upload(std::size_t i) {
+  const std::size_t bytes = host_[i].size_bytes();
+  buffers_[i] = DeviceBuffer(device_, bytes + 2 * kGuardBytes);
+  device_.name_buffer(buffers_[i].get(), op_.args[i].name);
+  std::vector<unsigned char> image(bytes + 2 * kGuardBytes, kGuardByte);
+  std::memcpy(image.data() + kGuardBytes, host_[i].bytes.data(), bytes);
+  device_.upload(buffers_[i].get(), image.data(), image.size());
+  pointers_[i] = static_cast<unsigned char*>(buffers_[i].get()) + kGuardBytes;
+  argv_[i] = &pointers_[i];
+}
+
 HostTensor LaunchArgs::download(std::size_t i) const {
   HostTensor t(op_.args[i].dtype, host_[i].count);
   device_.download(t.bytes.data(), pointers_[i], t.size_bytes());
@@ -93,7 +107,7 @@ std::vector<std::string> LaunchArgs::integrity_problems() const {
   std::vector<std::string> problems;
   for (std::size_t i = 0; i < op_.args.size(); ++i) {
     const ArgSpec& a = op_.args[i];
-    if (!a.pointer) continue;
+    if (!a.pointer || !buffers_[i].get()) continue;
     const std::size_t bytes = host_[i].size_bytes();
     std::vector<unsigned char> image(bytes + 2 * kGuardBytes);
     device_.download(image.data(), buffers_[i].get(), image.size());

@@ -21,8 +21,12 @@ std::string compare_calls(StageRun& run, const std::vector<RunResult>& got, cons
 }
 
 LaunchSetup setup_for(const InputDraw& draw) {
+  // An input case's scalars are what the case is about (w_offset 1 for zero-centred weights):
+  // they win over the values a hidden test drew.
   LaunchSetup s;
-  if (draw.input_case && !draw.input_case->scalars.empty()) s.scalars = &draw.input_case->scalars;
+  s.scalars = draw.scalars;
+  if (draw.input_case)
+    for (const auto& [name, value] : draw.input_case->scalars) s.scalars[name] = value;
   return s;
 }
 

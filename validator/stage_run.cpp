@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include "validator/compare.hpp"
+#include "validator/error_bias.hpp"
 #include "validator/kernel_args.hpp"
 #include "validator/untouched_check.hpp"
+#include "validator/watched_device.hpp"
 
 namespace hone {
 
@@ -17,11 +19,20 @@ void StageRun::stage(const std::string& name) {
   if (listener) listener(name);
 }
 
+void StageRun::launching(const std::string& who, const Bindings& shape) {
+  if (!watched) return;
+  std::string at;  // in the op's order of symbols, as its signature has them: "tokens=7,hidden=256"
+  for (const auto& s : op.symbols)
+    if (shape.count(s)) at += (at.empty() ? "" : ",") + s + "=" + std::to_string(shape.at(s));
+  watched->set_activity(fmt::format("{} at {} in the {} stage", who, at, current));
+}
+
 void StageRun::fail(const std::string& reason, nlohmann::json detail) {
   Verdict v = Verdict::failed(current, reason);
   v.detail = std::move(detail);
   v.worst = worst;
   v.max_abs_err = max_abs_err;
+  if (!worst_bias.is_null()) v.detail["error_bias"] = worst_bias;
   throw StageFailure{v};
 }
 
@@ -43,10 +54,10 @@ RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bi
                         const std::vector<HostTensor>& host, const LaunchSetup& setup) {
   const LaunchDims dims = dims_at(k, shape);
   std::map<std::string, double> scalars = req.scalars;
-  if (setup.scalars)
-    for (const auto& [name, value] : *setup.scalars) scalars[name] = value;
+  for (const auto& [name, value] : setup.scalars) scalars[name] = value;
   LaunchArgs args(device, op, shape, scalars, host);
   if (setup.in_place) args.alias(op.arg_index(setup.in_place->first), op.arg_index(setup.in_place->second));
+  launching(&kernel == candidate.get() ? "the candidate" : "the reference", shape);
   device.launch(kernel, dims, args.argv());
   RunResult r;
   for (std::size_t i = 0; i < op.args.size(); ++i)
@@ -63,6 +74,11 @@ RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bi
 
 RunResult StageRun::run_candidate(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup) {
   RunResult r = run(*candidate, req.candidate, shape, host, setup);
+  check_integrity(r);
+  return r;
+}
+
+void StageRun::check_integrity(const RunResult& r) {
   // Whatever stage notices it, breaking inputs or guard zones is what the consistency checks
   // are there to catch.
   if (!r.integrity.empty()) {
@@ -72,7 +88,6 @@ RunResult StageRun::run_candidate(const Bindings& shape, const std::vector<HostT
     for (const auto& p : r.integrity) all += (all.empty() ? "" : "; ") + p;
     fail("the kernel " + all + " (during the " + during + " stage)");
   }
-  return r;
 }
 
 RunResult StageRun::run_reference(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup) {
@@ -94,6 +109,20 @@ std::string StageRun::compare(const RunResult& got, const RunResult& expected, c
                          "tolerance {:.3g} + {:.3g}*|expected|",
                          c.mismatches, expected.outputs[k].second.count, arg.name, what, arg.name, worst.index, c.got,
                          c.expected, tol.atol, tol.rtol);
+    const ErrorBias b = error_bias(got.outputs[k].second, expected.outputs[k].second);
+    if (worst_bias.is_null() || b.ratio() > worst_bias.value("ratio", 0.0))
+      worst_bias = {{"buffer", arg.name}, {"relative", b.relative}, {"in_magnitude", b.in_magnitude}, {"bound", b.bound},
+                    {"ratio", b.ratio()},
+                    {"unit", b.unit}, {"effective_elements", b.effective_elements}};
+    if (b.biased())
+      return fmt::format("the errors of '{}' lean to one side ({}): its mean signed error is {:+.3g}% of its mean magnitude, "
+                         "{:+.2f} rounding units of {}, above the {:.2f} units that unbiased rounding stays within over its "
+                         "{:.0f} effective elements; every element is inside the tolerance, but together they are "
+                         "systematically {}",
+                         arg.name, what, 100 * b.relative, b.relative / b.unit, dtype_name(arg.dtype), b.bound / b.unit,
+                         b.effective_elements,
+                         b.in_magnitude ? (b.relative > 0 ? "too large in magnitude" : "too small in magnitude")
+                                        : (b.relative > 0 ? "shifted up" : "shifted down"));
   }
   return "";
 }

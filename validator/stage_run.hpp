@@ -28,10 +28,11 @@ struct RunResult {
   std::vector<std::string> integrity;
 };
 
-/// How a launch is set up beyond its inputs: an input case's scalars over the request's, and an
-/// alias of the spec to pass in place (the written argument given the input's buffer).
+/// How a launch is set up beyond its inputs: scalars over the request's (a hidden test's drawn
+/// values, an input case's), and an alias of the spec to pass in place (the written argument given
+/// the input's buffer).
 struct LaunchSetup {
-  const std::map<std::string, double>* scalars = nullptr;
+  std::map<std::string, double> scalars;
   std::optional<std::pair<std::string, std::string>> in_place;  // (written, input)
   std::string call;                                             // "call 2 of 3" in a chain, for reasons
 };
@@ -41,6 +42,7 @@ struct InputDraw {
   std::uint64_t seed = 1;
   const InputCase* input_case = nullptr;  // nullptr: the arguments' own distributions
   IndexModes modes;                       // index inputs not named: typical
+  std::map<std::string, double> scalars;  // over the request's (a hidden test's drawn values)
 };
 
 /// The inputs of every call of one check (one call, or the spec's chain; a later call's InOut
@@ -56,22 +58,28 @@ struct StageFailure {
   Verdict verdict;
 };
 
+class WatchedDevice;
+
 struct StageRun {
   StageRun(Device& device, const EvaluationRequest& request, const StageListener& listener);
 
   Device& device;
+  WatchedDevice* watched = nullptr;  // the same device when its launches are watched for hangs
   const EvaluationRequest& req;
   const StageListener& listener;
   OpSpec op;
   std::string current = "load";
-  std::unique_ptr<LoadedKernel> candidate, reference;
+  std::unique_ptr<LoadedKernel> candidate, reference, baseline;
   std::optional<CheckedInputs> first;                  // the reference stage's first inputs and results
   WorstElement worst;
   double max_abs_err = 0;
+  nlohmann::json worst_bias;  // the unbiased-error check closest to its bound so far
   int timed_launches = 0;
 
   /// Enters a stage (and tells the listener).
   void stage(const std::string& name);
+  /// Names the launches that follow, for the verdict of a hang: "the candidate at tokens=7,..."
+  void launching(const std::string& who, const Bindings& shape);
   /// Fails the stage in progress with `reason`.
   [[noreturn]] void fail(const std::string& reason, nlohmann::json detail = nlohmann::json::object());
 
@@ -82,9 +90,12 @@ struct StageRun {
                 const LaunchSetup& setup = {});
   /// The candidate's launch; a changed input or a written guard zone fails at consistency.
   RunResult run_candidate(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup = {});
+  /// Fails at consistency when a launch of the candidate broke an input or a guard zone.
+  void check_integrity(const RunResult& r);
   RunResult run_reference(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup = {});
-  /// The first output outside the tolerance as a reason ("" when all agree); `what` says which
-  /// inputs they were.
+  /// The first output outside the tolerance, or whose errors lean to one side
+  /// (validator/error_bias.hpp), as a reason ("" when all agree); `what` says which inputs they
+  /// were.
   std::string compare(const RunResult& got, const RunResult& expected, const Bindings& shape, const InputCase* input_case,
                       const std::string& what);
 };

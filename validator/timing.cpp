@@ -53,14 +53,16 @@ std::string impossible_speed(double median_ms, double bytes, double flops, const
   return "";
 }
 
-double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args, const TimingOptions& options) {
+double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
+               const TimingOptions& options) {
   // By time on the device's clock, so a GPU reaches its boost clocks; bounded by the host's
   // clock too, for a kernel so short that the device time never adds up.
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> seen;
   double warm = 0;
   for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
-    seen.push_back(device.timed_launch(kernel, dims, args));
+    const TimedSample& s = samples[static_cast<std::size_t>(i) % samples.size()];
+    seen.push_back(device.timed_launch(kernel, dims, s.arg_sets.front(), s.before));
     warm += seen.back();
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (i >= options.warmup_runs && (i > 1000 || wall_ms > 5 * options.warmup_ms)) break;
@@ -70,55 +72,49 @@ double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, voi
 
 namespace {
 
-double sample(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets, const TimingPlan& plan) {
-  if (plan.launches_per_sample <= 1 && arg_sets.size() == 1) return device.timed_launch(kernel, dims, arg_sets.front());
-  return device.timed_batch(kernel, dims, arg_sets, plan.launches_per_sample);
+double sample(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const TimedSample& s, const TimingPlan& plan) {
+  if (plan.launches_per_sample <= 1 && s.arg_sets.size() == 1) return device.timed_launch(kernel, dims, s.arg_sets.front(), s.before);
+  return device.timed_batch(kernel, dims, s.arg_sets, plan.launches_per_sample, s.before);
 }
+
+const TimedSample& nth(const std::vector<TimedSample>& samples, int i) { return samples[static_cast<std::size_t>(i) % samples.size()]; }
 
 }  // namespace
 
-TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets,
+TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
                     const TimingPlan& plan, const TimingOptions& options) {
   // Noise makes a wide spread; measure again (a fresh set of samples) a bounded number of times
   // and keep the tightest set.
   TimingStats best;
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
-    std::vector<double> samples;
+    std::vector<double> times;
     double total = 0;
     for (int i = 0; i < plan.samples; ++i) {
-      samples.push_back(sample(device, kernel, dims, arg_sets, plan));
-      total += samples.back() * plan.launches_per_sample;
-      if (samples.size() >= 3 && total > options.max_total_ms) break;
+      times.push_back(sample(device, kernel, dims, nth(samples, i), plan));
+      total += times.back() * plan.launches_per_sample;
+      if (times.size() >= 3 && total > options.max_total_ms) break;
     }
-    TimingStats t = summarize_samples(std::move(samples), device.info().timer);
+    TimingStats t = summarize_samples(std::move(times), device.info().timer);
     if (attempt == 0 || t.spread < best.spread) best = t;
     if (!needs_remeasure(best, options)) break;
   }
   return best;
 }
 
-TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args,
-                        const TimingOptions& options) {
-  const double launch_ms = warm_up(device, kernel, dims, args, options);
-  TimingPlan plan = plan_timing(launch_ms, 0, device.info(), options);
-  plan.input_sets = 1;
-  return measure(device, kernel, dims, {args}, plan, options);
-}
-
 std::pair<TimingStats, TimingStats> time_interleaved(Device& device, const TimedKernel& a, const TimedKernel& b,
                                                      const TimingOptions& options) {
   double warm = 0;
   for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
-    warm += sample(device, *a.kernel, a.dims, a.arg_sets, a.plan) * a.plan.launches_per_sample +
-            sample(device, *b.kernel, b.dims, b.arg_sets, b.plan) * b.plan.launches_per_sample;
+    warm += sample(device, *a.kernel, a.dims, nth(a.samples, i), a.plan) * a.plan.launches_per_sample +
+            sample(device, *b.kernel, b.dims, nth(b.samples, i), b.plan) * b.plan.launches_per_sample;
     if (i > 1000) break;
   }
   std::vector<double> sa, sb;
   double total = 0;
   const int samples = std::max(a.plan.samples, b.plan.samples);
   for (int i = 0; i < samples; ++i) {
-    sa.push_back(sample(device, *a.kernel, a.dims, a.arg_sets, a.plan));
-    sb.push_back(sample(device, *b.kernel, b.dims, b.arg_sets, b.plan));
+    sa.push_back(sample(device, *a.kernel, a.dims, nth(a.samples, i), a.plan));
+    sb.push_back(sample(device, *b.kernel, b.dims, nth(b.samples, i), b.plan));
     total += sa.back() * a.plan.launches_per_sample + sb.back() * b.plan.launches_per_sample;
     if (sa.size() >= 3 && total > options.max_total_ms) break;
   }

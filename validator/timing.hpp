@@ -1,8 +1,9 @@
 #pragma once
 // Measuring a kernel's time on a device (stage 5 uses it, validator/timing_stage.hpp): warm up
 // by time, then samples on the device's own clock as the timing plan says (single launches, or
-// replayed batches rotating argument sets), measured again when the spread is too wide; the
-// median, minimum and spread of the tightest measurement.
+// replayed batches), each sample's buffers restored before it (validator/timed_launches.hpp),
+// measured again when the spread is too wide; the median, minimum and spread of the tightest
+// measurement.
 #include <vector>
 
 #include "runtime/device.hpp"
@@ -12,24 +13,29 @@
 
 namespace hone {
 
+/// What one sample launches: the argument set of each launch (one, or a batch's), and the copies
+/// that restore their buffers before it, outside the time.
+struct TimedSample {
+  std::vector<void**> arg_sets;
+  BufferCopies before;
+};
+
 /// Launches until options.warmup_ms have passed on the device's clock (and at least
-/// options.warmup_runs launches); returns the median launch seen, what plan_timing is given.
-double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args, const TimingOptions& options);
+/// options.warmup_runs launches), single launches taking `samples` in turn; returns the median
+/// launch seen, what plan_timing is given.
+double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
+               const TimingOptions& options);
 
-/// Samples per `plan` on `arg_sets` (plan.input_sets of them, or fewer), measured again while the
+/// Samples per `plan`, sample i launching samples[i % samples.size()], measured again while the
 /// spread is too wide, at most options.remeasures times; the tightest measurement.
-TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<void**>& arg_sets,
+TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
                     const TimingPlan& plan, const TimingOptions& options);
-
-/// warm_up, plan_timing on one argument set, measure.
-TimingStats time_kernel(Device& device, LoadedKernel& kernel, const LaunchDims& dims, void** args,
-                        const TimingOptions& options);
 
 /// One kernel's part in an interleaved timing.
 struct TimedKernel {
   LoadedKernel* kernel;
   LaunchDims dims;
-  std::vector<void**> arg_sets;
+  std::vector<TimedSample> samples;
   TimingPlan plan;
 };
 

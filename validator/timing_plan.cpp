@@ -5,7 +5,8 @@
 
 namespace hone {
 
-TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceInfo& device, const TimingOptions& options) {
+TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceInfo& device, const TimingOptions& options,
+                       double output_bytes) {
   TimingPlan plan;
   plan.samples = std::max(1, options.repeats);
   if (device.timer == "gpu") plan.samples = std::max(plan.samples, kMinGpuSamples);
@@ -13,7 +14,9 @@ TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceI
 
   // A launch that reports 0 ms (below the clock's resolution) is counted as 1 us.
   const double per_launch = std::max(launch_ms, 1e-3);
-  plan.launches_per_sample = std::clamp(static_cast<int>(std::ceil(kBatchTargetMs / per_launch)), 2, kMaxBatchLaunches);
+  int most = kMaxBatchLaunches;
+  if (output_bytes > 0) most = std::clamp(static_cast<int>(kMaxBatchOutputBytes / output_bytes), 2, kMaxBatchLaunches);
+  plan.launches_per_sample = std::clamp(static_cast<int>(std::ceil(kBatchTargetMs / per_launch)), 2, most);
   // Enough sets that one rotation moves three times the L2 through it: each set is gone from L2
   // by the time it comes round again, with a margin, as the L2 does not evict strictly in order
   // (Hopper's is two partitions); partial hits would time the cache, or fail the physical floor.

@@ -26,9 +26,15 @@ constexpr int kMaxInputSets = 256;
 constexpr double kRotationL2Multiple = 3;
 /// A device timed by its own events takes at least this many samples: they cost microseconds.
 constexpr int kMinGpuSamples = 30;
+/// Every launch of a batch writes buffers of its own (validator/timed_launches.hpp): a batch's
+/// outputs and in-out buffers stay within this many bytes, so that fewer launches make a batch
+/// of a kernel with large outputs.
+constexpr double kMaxBatchOutputBytes = double(1 << 30);
 
 /// The plan for a kernel whose warm launches take `launch_ms`, reading and writing
-/// `working_set_bytes`. Single launches need no rotation: the device flushes its L2 before each.
-TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceInfo& device, const TimingOptions& options);
+/// `working_set_bytes`, of which `output_bytes` are outputs and in-out buffers. Single launches
+/// need no rotation: the device flushes its L2 before each.
+TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceInfo& device, const TimingOptions& options,
+                       double output_bytes = 0);
 
 }  // namespace hone

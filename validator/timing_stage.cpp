@@ -2,7 +2,10 @@
 
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "validator/kernel_args.hpp"
+#include "validator/timed_launches.hpp"
 #include "validator/timing.hpp"
 #include "validator/timing_plan.hpp"
 
@@ -10,37 +13,80 @@ namespace hone {
 
 namespace {
 
-// Argument sets a timing rotates among: the one given, and more copies of the same inputs in
-// fresh buffers up to the plan's count.
-struct ArgRotation {
-  std::vector<std::unique_ptr<LaunchArgs>> extra;
-  std::vector<void**> argv;
+// One kernel's timing: planned from a warm-up on single launches, on the buffers the plan needs.
+struct KernelTiming {
+  LoadedKernel* kernel = nullptr;
+  std::string name;  // "the candidate", "the baseline"
+  LaunchDims dims;
+  TimingPlan plan;
+  std::unique_ptr<TimedLaunches> launches;
+
+  TimedKernel timed() const { return {kernel, dims, launches->samples(), plan}; }
 };
 
-ArgRotation rotation(StageRun& run, LaunchArgs& first, const std::vector<HostTensor>& host, const TimingPlan& plan) {
-  ArgRotation r;
-  r.argv.push_back(first.argv());
-  for (int i = 1; i < plan.input_sets; ++i) {
-    r.extra.push_back(std::make_unique<LaunchArgs>(run.device, run.op, run.req.shape, run.req.scalars, host));
-    r.argv.push_back(r.extra.back()->argv());
+double output_bytes(const OpSpec& op, const std::vector<HostTensor>& host) {
+  double bytes = 0;
+  for (std::size_t i = 0; i < op.args.size(); ++i)
+    if (op.args[i].pointer && op.args[i].role != ArgRole::In) bytes += static_cast<double>(host[i].size_bytes());
+  return bytes;
+}
+
+KernelTiming prepare(StageRun& run, LoadedKernel& kernel, const KernelUnderTest& k, std::string name,
+                     const std::vector<HostTensor>& host) {
+  KernelTiming t;
+  t.kernel = &kernel;
+  t.name = std::move(name);
+  t.dims = run.dims_at(k, run.req.shape);
+  const Bindings& shape = run.req.shape;
+  t.launches = std::make_unique<TimedLaunches>(run.device, run.op, shape, run.req.scalars, host, 1, 1);
+  run.launching(t.name + "'s timed launches", shape);
+  const double launch_ms = warm_up(run.device, kernel, t.dims, t.launches->samples(), run.req.timing);
+  t.plan = plan_timing(launch_ms, static_cast<double>(run.op.bytes.eval(shape)), run.device.info(), run.req.timing,
+                       output_bytes(run.op, host));
+  if (t.plan.launches_per_sample > 1) {
+    t.launches.reset();  // the warm-up's buffers, before the batch's are made
+    t.launches = std::make_unique<TimedLaunches>(run.device, run.op, shape, run.req.scalars, host, t.plan.launches_per_sample,
+                                                 t.plan.input_sets);
   }
-  return r;
+  return t;
+}
+
+// Every timed launch's outputs, as its last sample left them, against the reference's on the
+// same inputs: a kernel that does less work when it is timed fails here.
+void check_timed_outputs(StageRun& run, const KernelTiming& t, const RunResult& expected) {
+  const std::size_t n = t.launches->size();
+  for (std::size_t j = 0; j < n; ++j) {
+    RunResult got{t.launches->outputs(j), t.launches->integrity_problems(j)};
+    run.check_integrity(got);
+    const std::string what = fmt::format("{}'s timed launch {} of {}, its outputs poisoned with {} before each sample", t.name,
+                                         j + 1, n, TimedLaunches::poison_kind(j));
+    const std::string mismatch = run.compare(got, expected, run.req.shape, nullptr, what);
+    if (!mismatch.empty()) run.fail(mismatch + "; a timed launch must do the work a checked launch does");
+  }
+}
+
+// The reference is what is right: its own timed outputs need no comparing with it.
+bool is_reference(const StageRun& run, const KernelUnderTest& k) {
+  const KernelImage &a = k.image, &b = run.req.reference.image;
+  return a.entry == b.entry && a.cubin == b.cubin && a.ptx == b.ptx && a.emu_object == b.emu_object;
+}
+
+std::vector<HostTensor> timing_inputs(const StageRun& run) {
+  return generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front());
 }
 
 }  // namespace
 
 void timing_stage(StageRun& run, Verdict& v) {
   run.stage("timing");
-  const auto host = generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front());
-  const LaunchDims dims = run.dims_at(run.req.candidate, run.req.shape);
-  LaunchArgs args(run.device, run.op, run.req.shape, run.req.scalars, host);
+  const auto host = timing_inputs(run);
+  KernelTiming t = prepare(run, *run.candidate, run.req.candidate, "the candidate", host);
+  run.launching("the candidate's timed launches", run.req.shape);
+  v.timing = measure(run.device, *run.candidate, t.dims, t.launches->samples(), t.plan, run.req.timing);
+  run.timed_launches = v.timing.runs * t.plan.launches_per_sample;
+  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, t, run.run_reference(run.req.shape, host));
   const double bytes = static_cast<double>(run.op.bytes.eval(run.req.shape));
   const double flops = static_cast<double>(run.op.flops.eval(run.req.shape));
-  const TimingPlan plan = plan_timing(warm_up(run.device, *run.candidate, dims, args.argv(), run.req.timing), bytes,
-                                      run.device.info(), run.req.timing);
-  const ArgRotation sets = rotation(run, args, host, plan);
-  v.timing = measure(run.device, *run.candidate, dims, sets.argv, plan, run.req.timing);
-  run.timed_launches = v.timing.runs * plan.launches_per_sample;
   const std::string impossible = impossible_speed(v.timing.median_ms, bytes, flops, run.device.info());
   if (!impossible.empty()) {
     Verdict failed = Verdict::failed("timing", impossible);
@@ -50,23 +96,20 @@ void timing_stage(StageRun& run, Verdict& v) {
   if (run.device.info().copy_bandwidth_gbs <= 0) v.detail["impossible_speed_check"] = "skipped: the device's bandwidth is unknown";
 }
 
-void timing_against_reference_stage(StageRun& run, Verdict& v) {
+void timing_against_baseline_stage(StageRun& run, Verdict& v) {
   run.stage("timing");
-  const auto host = generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front());
-  LaunchArgs cand_args(run.device, run.op, run.req.shape, run.req.scalars, host);
-  LaunchArgs ref_args(run.device, run.op, run.req.shape, run.req.scalars, host);
-  const double bytes = static_cast<double>(run.op.bytes.eval(run.req.shape));
-  const LaunchDims cand_dims = run.dims_at(run.req.candidate, run.req.shape);
-  const LaunchDims ref_dims = run.dims_at(run.req.reference, run.req.shape);
-  const TimingPlan cand_plan = plan_timing(warm_up(run.device, *run.candidate, cand_dims, cand_args.argv(), run.req.timing),
-                                           bytes, run.device.info(), run.req.timing);
-  const TimingPlan ref_plan = plan_timing(warm_up(run.device, *run.reference, ref_dims, ref_args.argv(), run.req.timing),
-                                          bytes, run.device.info(), run.req.timing);
-  const ArgRotation cand_sets = rotation(run, cand_args, host, cand_plan), ref_sets = rotation(run, ref_args, host, ref_plan);
-  auto [cand, ref] = time_interleaved(run.device, {run.candidate.get(), cand_dims, cand_sets.argv, cand_plan},
-                                      {run.reference.get(), ref_dims, ref_sets.argv, ref_plan}, run.req.timing);
-  v.timing = cand;
-  v.detail["baseline"] = {{"median_ms", ref.median_ms}, {"min_ms", ref.min_ms}, {"spread", ref.spread}, {"runs", ref.runs}};
+  const auto host = timing_inputs(run);
+  const KernelUnderTest& baseline = run.req.baseline ? *run.req.baseline : run.req.reference;
+  KernelTiming cand = prepare(run, *run.candidate, run.req.candidate, "the candidate", host);
+  KernelTiming base = prepare(run, *run.baseline, baseline, "the baseline", host);
+  run.launching("the candidate and the baseline, timed in turns,", run.req.shape);
+  auto [c, b] = time_interleaved(run.device, cand.timed(), base.timed(), run.req.timing);
+  run.timed_launches = c.runs * cand.plan.launches_per_sample;
+  const RunResult expected = run.run_reference(run.req.shape, host);
+  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, expected);
+  if (!is_reference(run, baseline)) check_timed_outputs(run, base, expected);
+  v.timing = c;
+  v.detail["baseline"] = {{"median_ms", b.median_ms}, {"min_ms", b.min_ms}, {"spread", b.spread}, {"runs", b.runs}};
 }
 
 }  // namespace hone

@@ -54,8 +54,9 @@ void Worker::start() {
   const std::string exe = options_.executable.string();
   // The time limit lets the worker give the process running a kernel a CPU-time limit too.
   // Kernels may printf: their output goes to our stderr, never into the protocol or our stdout.
+  // --parent: the worker dies with this process, however it ends (validator/worker_main.cpp).
   const PipedChild child = spawn_piped_child({exe, "--device", options_.device_kind, "--arch", options_.arch, "--timeout",
-                                              std::to_string(options_.timeout_s)});
+                                              std::to_string(options_.timeout_s), "--parent", std::to_string(::getpid())});
   pid_ = child.pid;
   to_worker_ = child.to_child;
   from_worker_ = child.from_child;

@@ -10,10 +10,20 @@
 
 namespace hone {
 
+/// What one evaluation may take in all unless told otherwise (--timeout): a backstop, as a hang
+/// is cut off per launch (validator/hang_limit.hpp, validator/watched_device.hpp).
+constexpr double kEvaluationTimeoutS = 300;
+
+/// The whole evaluation's limit when a launch may take `launch_limit_s` (`--timeout`; 0: derived):
+/// never below kEvaluationTimeoutS, and room for a launch's own verdict to arrive first.
+inline double evaluation_timeout_s(double launch_limit_s) {
+  return launch_limit_s * 2 > kEvaluationTimeoutS ? launch_limit_s * 2 : kEvaluationTimeoutS;
+}
+
 struct WorkerOptions {
   std::string device_kind = "emu";
   std::string arch = "sm_90";
-  double timeout_s = 300;            // per evaluation; a worker silent for longer is killed
+  double timeout_s = kEvaluationTimeoutS;  // per evaluation; a worker silent for longer is killed
   std::filesystem::path executable;  // empty: find_worker_executable()
 };
 

@@ -12,6 +12,10 @@
 //
 // `hone-worker --compile` builds one untrusted kernel instead (validator/isolated_build.hpp): the
 // request on fd 3, the build on fd 4, under the compile sandbox, then it exits.
+//
+// Either dies with the hone that started it (`--parent PID`), however hone ends, SIGKILL
+// included: the kernel or compiler it runs would otherwise spin on, orphaned. The evaluation's
+// child dies with the worker, the compilers with the compile worker (their process group).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -47,7 +51,20 @@ struct Options {
   std::string kind = "emu";
   std::string arch = "sm_90";
   double timeout_s = 0;  // the client's limit per evaluation; the child's CPU limit follows from it
+  pid_t parent = 0;      // the hone that started this worker: 0 when not said
 };
+
+// The kernel dies with its worker; the worker, and the compilers it runs, with hone. The death
+// signal comes when the parent ends; checking the parent after asking for it closes the race
+// with a parent that ended first.
+void die_with(pid_t parent, int signal) {
+  ::prctl(PR_SET_PDEATHSIG, signal);
+  if (parent > 0 && ::getppid() != parent) ::_exit(1);
+}
+
+// The compile worker's compilers are in its process group (hone started it as a group's leader):
+// its death signal takes the whole group.
+void end_process_group(int) { ::kill(0, SIGKILL); }
 
 void send(const nlohmann::json& j) { hone::write_all(kReplyFd, j.dump() + "\n"); }
 
@@ -151,8 +168,7 @@ void evaluate_request(const Options& o, const std::string& line) {
   }
   if (pid == 0) {
     // Whatever the kernel does, it does not outlive the worker (which the client may kill).
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(1);
+    die_with(parent, SIGKILL);
     const int null = ::open("/dev/null", O_RDONLY);
     ::dup2(null, 0);
     ::dup2(protocol[1], kReplyFd);
@@ -196,6 +212,7 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--device") == 0) o.kind = argv[++i];
     else if (std::strcmp(argv[i], "--arch") == 0) o.arch = argv[++i];
     else if (std::strcmp(argv[i], "--timeout") == 0) o.timeout_s = std::atof(argv[++i]);
+    else if (std::strcmp(argv[i], "--parent") == 0) o.parent = static_cast<pid_t>(std::atol(argv[++i]));
   }
   if (compile) {
     if (::fcntl(kRequestFd, F_GETFD) < 0 || ::fcntl(kReplyFd, F_GETFD) < 0) {
@@ -203,7 +220,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     // Whatever the compilers do, they do not outlive hone.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ::signal(SIGTERM, end_process_group);
+    die_with(o.parent, SIGTERM);
     return hone::serve_isolated_build(kRequestFd, kReplyFd, o.timeout_s);
   }
   FILE* in = fdopen(kRequestFd, "r");
@@ -211,6 +229,7 @@ int main(int argc, char** argv) {
     std::cerr << "hone-worker: runs under hone, which passes requests on fd 3 and reads replies on fd 4\n";
     return 2;
   }
+  die_with(o.parent, SIGKILL);
   // A child's crash is passed on as the worker's own; it need not leave a core file behind.
   const rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);

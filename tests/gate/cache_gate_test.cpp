@@ -7,6 +7,8 @@
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/sha256.hpp"
+#include "runtime/nvrtc_compiler.hpp"
 #include "support/job_cache.hpp"
 #include "gate/cache_gate.hpp"
 #include "gate/gate_output.hpp"
@@ -109,6 +111,83 @@ TEST_CASE("gate: against a baseline cache, emu re-times both kernels and reports
     CHECK(e.baseline_from == "re-timed from the baseline cache");
     CHECK_MESSAGE(e.timing.find("reported, not gated") != std::string::npos, e.timing);
   }
+}
+
+TEST_CASE("gate: the cache's PTX and CUBIN are proven to be what its source compiles to, byte for byte") {
+  test::JobCache job("gate-binaries");
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "none";
+  const GateReport report = run_gate(o);
+  REQUIRE_MESSAGE(report.pass(), gate_markdown(report));
+  for (const auto& e : report.entries)
+    CHECK_MESSAGE(e.binaries == "the PTX and CUBIN are what its source compiles to (" + nvrtc_identity() + ", byte for byte)", e.binaries);
+  // The manifest says how they were compiled.
+  const auto m = read_json_file(job.manifest());
+  CHECK(m["entries"][0]["build"]["compiler"] == nvrtc_identity());
+  CHECK(m["entries"][0]["build"]["options"] == nlohmann::json(nvrtc_options("sm_90")));
+}
+
+TEST_CASE("gate: a CUBIN swapped for another kernel's, the manifest made consistent, fails: the source still validates") {
+  test::JobCache job("gate-swapped");
+  auto m = read_json_file(job.manifest());
+  auto& e = m["entries"][0];
+  // Another kernel with the same entry and signature: the reference kernel, or a template, with
+  // its output doubled; compiled by this very NVRTC, so only its bytes give it away.
+  const std::string source = read_text_file(job.cache / e["files"]["source"].get<std::string>());
+  const std::string marker = "__float2bfloat16(";
+  REQUIRE(source.find(marker) != std::string::npos);
+  std::string other = source;
+  for (std::size_t at = other.find(marker); at != std::string::npos; at = other.find(marker, at + marker.size() + 7))
+    other.insert(at + marker.size(), "2.0f * ");
+  const NvrtcResult swapped = nvrtc_compile({other, e["entry"].get<std::string>() + ".cu", "sm_90", {}});
+  REQUIRE_MESSAGE(swapped.ok, swapped.log);
+  const auto cubin = job.cache / e["files"]["cubin"].get<std::string>();
+  { std::ofstream(cubin, std::ios::binary | std::ios::trunc) << swapped.cubin; }
+  for (auto& any : m["entries"])
+    if (any["files"]["cubin"] == e["files"]["cubin"]) any["sha256"]["cubin"] = sha256_hex(swapped.cubin);
+  std::ofstream(job.manifest()) << m.dump(2);
+
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "emu";
+  const GateReport report = run_gate(o);
+  CHECK_FALSE(report.pass());
+  const GateEntryResult& r = report.entries[0];
+  CHECK(r.validation == "passed every stage on emu");  // the source is right: only the binary is not
+  REQUIRE(!r.failures.empty());
+  CHECK_MESSAGE(r.failures[0].find("binaries: the CUBIN (" + e["files"]["cubin"].get<std::string>() + ") differs at byte ") == 0,
+                r.failures[0]);
+  CHECK_MESSAGE(r.failures[0].find("an engine would run a kernel other than the one validated") != std::string::npos, r.failures[0]);
+  CHECK(gate_junit(report).find("type=\"binaries\"") != std::string::npos);
+}
+
+TEST_CASE("gate: binaries compiled by another NVRTC cannot be proven: a failure unless accepted") {
+  test::JobCache job("gate-other-nvrtc");
+  auto m = read_json_file(job.manifest());
+  for (auto& e : m["entries"]) e["resources"]["compiler"] = "nvrtc 12.4";
+  std::ofstream(job.manifest()) << m.dump(2);
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "none";
+  GateReport report = run_gate(o);
+  CHECK_FALSE(report.pass());
+  for (const auto& e : report.entries) {
+    REQUIRE(e.failures.size() == 1);
+    CHECK_MESSAGE(e.failures[0].find("binaries: cannot prove that the cache's PTX and CUBIN are what its source compiles to: it was "
+                                     "compiled by nvrtc 12.4, this is " + nvrtc_identity()) == 0,
+                  e.failures[0]);
+  }
+  o.accept_other_compiler = true;
+  report = run_gate(o);
+  CHECK_MESSAGE(report.pass(), gate_markdown(report));
+  CHECK(report.entries[0].binaries.find("not proven: it was compiled by nvrtc 12.4") == 0);
+}
+
+TEST_CASE("gate: first_difference says where two binaries part") {
+  CHECK(first_difference("abc", "abc") == "");
+  CHECK(first_difference("abc", "abd") == "at byte 2 of 3");
+  CHECK(first_difference("abc", "ab") == "in size: 2 bytes, compiled 3");
 }
 
 TEST_CASE("gate: a cache that cannot be trusted is bad input, not a gate failure") {

@@ -292,6 +292,41 @@ TEST_CASE("offer_winner keeps the faster candidate and refuses a slower one") {
   CHECK(all[1].candidate_id == slow.id);
 }
 
+TEST_CASE("a new winner does not inherit its predecessor's re-timed figures") {
+  Fixture f;
+  auto fast = test::make_candidate("fast");
+  f.db.upsert_candidate(fast);
+  const std::string h200 = "cuda:NVIDIA H200";
+  const std::int64_t r_mid = f.result(h200, 2.0), r_fast = f.result(h200, 1.0, fast.id);
+  REQUIRE(f.db.offer_winner({f.task.id, h200, f.candidate.id, r_mid, 2.0, 4.0, ""}));
+  REQUIRE(f.db.retime_winner(f.task.id, h200, f.candidate.id, 2.1, 4.2));
+  REQUIRE(f.db.offer_winner({f.task.id, h200, fast.id, r_fast, 1.0, 4.0, ""}));
+  const auto w = f.db.winner(f.task.id, h200);
+  REQUIRE(w);
+  CHECK_FALSE(w->timed_in_turns());  // 2.1 and 4.2 were the old winner's
+  CHECK(w->shown_ms() == 1.0);
+}
+
+TEST_CASE("set_winner replaces the holder, faster or not, with its re-timed figures") {
+  Fixture f;
+  auto baseline = test::make_candidate("baseline");
+  f.db.upsert_candidate(baseline);
+  const std::string h200 = "cuda:NVIDIA H200";
+  const std::int64_t r_fast = f.result(h200, 1.0), r_base = f.result(h200, 3.0, baseline.id);
+  REQUIRE(f.db.offer_winner({f.task.id, h200, f.candidate.id, r_fast, 1.0, 3.0, ""}));
+  WinnerRecord b{f.task.id, h200, baseline.id, r_base, 3.0, 3.0, ""};
+  b.retimed_ms = b.retimed_baseline_ms = 2.9;
+  f.db.set_winner(b);
+  const auto w = f.db.winner(f.task.id, h200);
+  REQUIRE(w);
+  CHECK(w->candidate_id == baseline.id);
+  CHECK(w->result_id == r_base);
+  CHECK(w->timed_in_turns());
+  CHECK(w->shown_ms() == 2.9);
+  CHECK(w->shown_baseline_ms() == 2.9);
+  CHECK_THROWS_AS(f.db.set_winner({f.task.id, h200, baseline.id, r_base, 0.0, 0.0, ""}), std::invalid_argument);
+}
+
 TEST_CASE("offer_winner refuses an untimed or NaN time") {
   Fixture f;
   std::int64_t r = f.result("none:sm_90", 0);

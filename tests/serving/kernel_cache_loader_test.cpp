@@ -56,7 +56,9 @@ TEST_CASE("loader: every value of every bucket of a real job's cache finds its e
       CHECK(k.image_kind() == "cubin");
       CHECK(k.image_path() == job.cache.string() + "/" + e.files.at("cubin"));
       CHECK(hone::sha256_hex(hone::read_text_file(k.image_path())) == e.sha256.at("cubin"));
-      CHECK(k.dims().grid[0] == t);  // the launch rule evaluated at the runtime shape
+      // The launch rule evaluated at the runtime shape, as hone evaluates it (a template's grid,
+      // or the reference's where no template beat it).
+      CHECK(k.dims().grid[0] == hone::Expr::parse(e.grid[0]).eval({{"tokens", t}, {"hidden", 256}}));
       CHECK(k.dims().block[0] > 0);
       ++found;
     }
@@ -84,6 +86,31 @@ TEST_CASE("loader: entries measured on emu are refused on a GPU unless the calle
   CHECK_MESSAGE(k.miss_reason().find("measured on emu:") != std::string::npos, k.miss_reason());
   CHECK_MESSAGE(k.miss_reason().find("opt in") != std::string::npos, k.miss_reason());
   CHECK(hone::KernelCache(job.cache.string(), on("sm_90", true)).find("rmsnorm", {{"tokens", 1}, {"hidden", 256}}));
+}
+
+TEST_CASE("loader: an entry whose fastest kernel is a vendor library carries no files and is a miss that says to call it") {
+  JobCache job("loader-vendor");
+  mark_measured_on_gpu(job);
+  auto m = hone::read_json_file(job.manifest());
+  auto& e = m["entries"][0];
+  e["origin"] = "vendor:cublas";
+  e["files"] = nlohmann::json::object();
+  e["sha256"] = nlohmann::json::object();
+  write_json(job.manifest(), m);
+  hone::KernelCache cache(job.cache.string(), on("sm_90"));
+  const auto& b = m["entries"][0]["buckets"]["tokens"];
+  auto k = cache.find("rmsnorm", {{"tokens", b[0].get<std::int64_t>()}, {"hidden", 256}});
+  CHECK_FALSE(k);
+  CHECK_MESSAGE(k.miss_reason().find("is the vendor library cublas (no hone kernel beat it): keep calling the library") !=
+                    std::string::npos,
+                k.miss_reason());
+  // The other entry is served as before; a vendor entry that names files is refused.
+  const auto& other = m["entries"][1]["buckets"]["tokens"];
+  CHECK(cache.find("rmsnorm", {{"tokens", other[1].get<std::int64_t>()}, {"hidden", 256}}));
+  e["files"] = {{"source", "kernels/x.cu"}};
+  e["sha256"] = {{"source", std::string(64, 'a')}};
+  write_json(job.manifest(), m);
+  CHECK_THROWS_WITH(hone::KernelCache(job.cache.string(), on("sm_90")), doctest::Contains("names files, but the entry is the vendor library 'cublas'"));
 }
 
 TEST_CASE("loader: CUBIN only for its own architecture, PTX JIT for a newer one, a miss with the reason for an older one") {

@@ -6,8 +6,8 @@
 // What it models:
 //  - one GPU, "hone fake GPU (test driver)", sm_90, 4 MiB of L2 and 256 MiB of memory that is
 //    host memory; copies and memsets are checked against the allocations and move real bytes,
-//    except device-to-device copies (hone makes them only to measure the bandwidth: they take
-//    their time on the clock and move nothing, or the measurement would take seconds here);
+//    except device-to-device copies above kFakeCopyMovesBytes (the bandwidth measurement's: they
+//    take their time on the clock and move nothing, or the measurement would take seconds here);
 //  - shared memory: a kernel has HONE_FAKE_CUDA_STATIC_SMEM bytes of static shared memory
 //    (default 0) and may launch with 48 KiB less that of dynamic shared memory unless allowed more
 //    with cuFuncSetAttribute, as on the GPU;
@@ -22,12 +22,25 @@
 //    CUDA_ERROR_ILLEGAL_ADDRESS (or the CUresult in HONE_FAKE_CUDA_FAULT) at the next
 //    synchronisation (every call fails from then on, a sticky error); a kernel named *hangs*
 //    never finishes (a synchronisation waits forever).
-// Kernels compute nothing: every buffer keeps what was uploaded, an output the poison hone fills
-// it with, so no kernel passes hone's reference stage here; timing is tested on its own.
+//  - scripted kernels, by name, for the ops of tests/data/validator/fake_ops: a kernel named
+//    twice* computes out[i] = 2 * x[i] (twice(float* out, const float* x, int n)), one named
+//    accumulate* state[i] += x[i] (accumulate(float* state, const float* x, int n)), when the
+//    stream runs them (in a replayed graph too, with the arguments captured); one named
+//    *skips_when_filled leaves its output alone when out[0] already holds a number, one named
+//    *skips_half_when_filled then does only the first half: the attacks on a timing that leaves
+//    the previous result in the output.
+//  - a trace: with HONE_FAKE_CUDA_TRACE set to a file, one line per operation as the stream runs
+//    it: "upload N", "download N", "copy N", "memset N", "event", "graph N" (launches), and
+//    "kernel NAME found F" for a scripted kernel, F being what its output held as it started:
+//    "result" (what it is about to write), "nan" or "number".
+// Every other kernel computes nothing: every buffer keeps what was uploaded, an output the poison
+// hone fills it with, so no other kernel passes hone's reference stage here.
 #include <cuda.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +53,7 @@
 constexpr double kFakeBandwidthGBs = 2000;
 constexpr std::size_t kFakeMemoryBytes = std::size_t{256} << 20;
 constexpr int kFakeL2Bytes = 4 << 20;
+constexpr std::size_t kFakeCopyMovesBytes = std::size_t{16} << 20;
 
 struct CUctx_st {};
 struct CUmod_st {
@@ -50,10 +64,14 @@ struct CUfunc_st {
   int static_smem = 0;
   int max_dynamic_smem = 48 * 1024;
 };
-// One thing a stream runs: a kernel or a memory operation, with how long it takes.
+// One thing a stream runs: a kernel or a memory operation, with how long it takes, and for the
+// trace what it is ("memset 8388608"); a scripted kernel keeps the values of its arguments.
 struct FakeWork {
   double ns = 0;
   const CUfunc_st* kernel = nullptr;
+  std::string what;
+  CUdeviceptr arg0 = 0, arg1 = 0;
+  int arg2 = 0;
 };
 struct CUstream_st {
   double clock_ns = 0;
@@ -97,6 +115,39 @@ double kernel_ns() { return env_number("HONE_FAKE_CUDA_KERNEL_US", 5) * 1e3; }
 
 double bytes_ns(double bytes) { return bytes / (kFakeBandwidthGBs * 1e9) * 1e9; }
 
+void trace(const std::string& line) {
+  const char* file = std::getenv("HONE_FAKE_CUDA_TRACE");
+  if (!file || !*file) return;
+  if (FILE* f = std::fopen(file, "a")) {
+    std::fprintf(f, "%s\n", line.c_str());
+    std::fclose(f);
+  }
+}
+
+bool has(const std::string& name, const char* part) { return name.find(part) != std::string::npos; }
+bool scripted(const std::string& name) { return name.rfind("twice", 0) == 0 || name.rfind("accumulate", 0) == 0; }
+
+// A scripted kernel, run as the stream reaches it.
+void run_scripted(const FakeWork& w) {
+  const std::string& name = w.kernel->name;
+  auto* out = reinterpret_cast<float*>(w.arg0);
+  const auto* x = reinterpret_cast<const float*>(w.arg1);
+  const int n = w.arg2;
+  if (name.rfind("accumulate", 0) == 0) {
+    for (int i = 0; i < n; ++i) out[i] += x[i];
+    trace("kernel " + name);
+    return;
+  }
+  bool holds_result = n > 0;
+  for (int i = 0; i < n && holds_result; ++i) holds_result = out[i] == 2 * x[i];
+  const bool filled = n > 0 && std::isfinite(out[0]);
+  trace("kernel " + name + " found " + (holds_result ? "result" : filled ? "number" : "nan"));
+  int todo = n;
+  if (filled && has(name, "skips_when_filled")) todo = 0;
+  if (filled && has(name, "skips_half_when_filled")) todo = n / 2;
+  for (int i = 0; i < todo; ++i) out[i] = 2 * x[i];
+}
+
 CUstream_st* stream_of(CUstream s) { return s ? s : &null_stream; }
 
 // The allocation holding [p, p + bytes), or false.
@@ -137,6 +188,8 @@ void run(CUstream_st* s, const FakeWork& w) {
     return;
   }
   s->clock_ns += w.ns;
+  if (w.kernel && scripted(w.kernel->name)) run_scripted(w);
+  else if (!w.what.empty()) trace(w.what);
   if (w.kernel && w.kernel->name.find("crashes") != std::string::npos) s->pending_crash = true;
   if (w.kernel && w.kernel->name.find("hangs") != std::string::npos) s->pending_hang = true;
 }
@@ -321,7 +374,13 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
   if (gx == 0 || gy == 0 || gz == 0 || gy > 65535 || gz > 65535 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
   if (std::uint64_t{bx} * by * bz > 1024 || bx == 0 || by == 0 || bz == 0) return CUDA_ERROR_INVALID_VALUE;
   if (static_cast<int>(smem) > f->max_dynamic_smem) return CUDA_ERROR_INVALID_VALUE;
-  run(stream_of(stream), {kernel_ns(), f});
+  FakeWork w{kernel_ns(), f, "kernel " + f->name};
+  if (scripted(f->name)) {
+    std::memcpy(&w.arg0, params[0], sizeof w.arg0);
+    std::memcpy(&w.arg1, params[1], sizeof w.arg1);
+    std::memcpy(&w.arg2, params[2], sizeof w.arg2);
+  }
+  run(stream_of(stream), w);
   return CUDA_SUCCESS;
 }
 
@@ -360,7 +419,7 @@ CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void* src, std::size_t bytes, 
   FAKE_CHECK();
   if (!in_allocation(dst, bytes) || stream_of(stream)->capturing) return CUDA_ERROR_INVALID_VALUE;
   std::memcpy(reinterpret_cast<void*>(dst), src, bytes);
-  run(stream_of(stream), {bytes_ns(static_cast<double>(bytes))});
+  run(stream_of(stream), {bytes_ns(static_cast<double>(bytes)), nullptr, "upload " + std::to_string(bytes)});
   return CUDA_SUCCESS;
 }
 
@@ -368,14 +427,15 @@ CUresult cuMemcpyDtoHAsync(void* dst, CUdeviceptr src, std::size_t bytes, CUstre
   FAKE_CHECK();
   if (!in_allocation(src, bytes) || stream_of(stream)->capturing) return CUDA_ERROR_INVALID_VALUE;
   std::memcpy(dst, reinterpret_cast<const void*>(src), bytes);
-  run(stream_of(stream), {bytes_ns(static_cast<double>(bytes))});
+  run(stream_of(stream), {bytes_ns(static_cast<double>(bytes)), nullptr, "download " + std::to_string(bytes)});
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, std::size_t bytes, CUstream stream) {
   FAKE_CHECK();
-  if (!in_allocation(dst, bytes) || !in_allocation(src, bytes)) return CUDA_ERROR_INVALID_VALUE;
-  run(stream_of(stream), {bytes_ns(2.0 * static_cast<double>(bytes))});
+  if (!in_allocation(dst, bytes) || !in_allocation(src, bytes) || stream_of(stream)->capturing) return CUDA_ERROR_INVALID_VALUE;
+  if (bytes <= kFakeCopyMovesBytes) std::memmove(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes);
+  run(stream_of(stream), {bytes_ns(2.0 * static_cast<double>(bytes)), nullptr, "copy " + std::to_string(bytes)});
   return CUDA_SUCCESS;
 }
 
@@ -383,7 +443,7 @@ CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, std::size_t bytes
   FAKE_CHECK();
   if (!in_allocation(dst, bytes)) return CUDA_ERROR_INVALID_VALUE;
   if (!stream_of(stream)->capturing) std::memset(reinterpret_cast<void*>(dst), value, bytes);
-  run(stream_of(stream), {bytes_ns(static_cast<double>(bytes))});
+  run(stream_of(stream), {bytes_ns(static_cast<double>(bytes)), nullptr, "memset " + std::to_string(bytes)});
   return CUDA_SUCCESS;
 }
 
@@ -424,6 +484,7 @@ CUresult cuEventRecord(CUevent event, CUstream stream) {
   if (s->capturing) return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
   event->ns = s->clock_ns;
   event->stream = s;
+  trace("event");
   return CUDA_SUCCESS;
 }
 
@@ -482,6 +543,7 @@ CUresult cuGraphInstantiate(CUgraphExec* exec, CUgraph graph, unsigned long long
 CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   FAKE_CHECK();
   if (!exec) return CUDA_ERROR_INVALID_VALUE;
+  trace("graph " + std::to_string(exec->work.size()));
   for (const FakeWork& w : exec->work) run(stream_of(stream), w);
   return CUDA_SUCCESS;
 }

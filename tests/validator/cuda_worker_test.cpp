@@ -51,7 +51,7 @@ TEST_CASE_FIXTURE(GpuFixture, "cuda worker: a right kernel passes, timed by devi
   MESSAGE("rmsnorm_right at 64x4096: " << v.timing.median_ms << " ms, spread " << v.timing.spread);
   EvaluationRequest turns = request(candidate("rmsnorm_right"));
   turns.check = false;
-  turns.time_against_reference = true;
+  turns.time_against_baseline = true;
   Verdict t = w.evaluate(turns);
   REQUIRE_MESSAGE(t.pass, t.reason);
   CHECK(t.detail["baseline"]["median_ms"].get<double>() > 0);
@@ -78,4 +78,25 @@ TEST_CASE_FIXTURE(GpuFixture, "cuda worker: a kernel that never ends is stopped 
   Verdict next = w.evaluate(request(candidate("rmsnorm_right")));
   CHECK_MESSAGE(next.pass, next.reason);
   CHECK(w.started() == 2);
+}
+
+TEST_CASE_FIXTURE(GpuFixture, "cuda worker: kernels that do less work when their output holds a number fail at timing on the GPU") {
+  if (skip()) return;
+  static const std::string source = read_text_file(test::test_data_dir() + "/validator/broken/rmsnorm_timing_attacks.cu");
+  Worker w({"cuda", arch, 120, {}});
+  for (const char* entry : {"rmsnorm_reads_output", "rmsnorm_half_when_timed"}) {
+    CAPTURE(entry);
+    Candidate c = candidate(entry);
+    c.source = source;
+    const Verdict v = w.evaluate(request(c));
+    CHECK_FALSE(v.pass);
+    CHECK(v.stage == "timing");
+    CHECK_MESSAGE(v.reason.find("a timed launch must do the work a checked launch does") != std::string::npos, v.reason);
+    MESSAGE(entry << ": " << v.reason.substr(0, 300));
+  }
+  Candidate control = candidate("rmsnorm_accumulates_in_output");
+  control.source = source;
+  const Verdict ok = w.evaluate(request(control));
+  CHECK_MESSAGE(ok.pass, ok.stage << ": " << ok.reason);
+  CHECK(w.started() == 1);
 }

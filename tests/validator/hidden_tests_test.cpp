@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "core/paths.hpp"
 #include "validator/hidden_tests.hpp"
 
@@ -71,4 +73,27 @@ TEST_CASE("default buckets: powers of two") {
   CHECK(default_bucket_for(8).hi == 8);
   CHECK(default_bucket_for(100).lo == 65);
   CHECK(default_bucket_for(100).hi == 128);
+}
+
+TEST_CASE("hidden tests: each draws its own value of every runtime scalar from the spec's range, and names it") {
+  OpSpec op = load_op(templates_root(), "rmsnorm");
+  const ArgSpec& eps = *op.find_arg("eps");
+  Rng rng(11);
+  auto tests = hidden_tests(op, {{"tokens", 64}, {"hidden", 256}}, {{"tokens", {33, 64}}}, rng);
+  std::set<double> values;
+  for (const auto& t : tests) {
+    REQUIRE(t.scalars.count("eps"));
+    const double v = t.scalars.at("eps");
+    CHECK(v >= eps.range_lo);
+    CHECK(v <= eps.range_hi);
+    CHECK_MESSAGE(t.label.find(", eps=") != std::string::npos, t.label);
+    values.insert(v);
+  }
+  CHECK(values.size() == tests.size());
+  // Log-uniform over four decades: the draws spread over them, not bunched at the top.
+  Rng many(12);
+  int below_1e5 = 0;
+  for (int i = 0; i < 1000; ++i) below_1e5 += draw_scalar(eps, many) < 1e-5;
+  CHECK(below_1e5 > 550);
+  CHECK(below_1e5 < 780);
 }

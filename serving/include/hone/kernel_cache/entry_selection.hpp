@@ -136,6 +136,11 @@ inline Selection select_entry(const Manifest& m, const std::string& op, const Sh
   const CacheEntry* best = nullptr;
   std::string best_image;
   for (const CacheEntry* e : fits) {
+    if (e->vendor()) {
+      device_misses.push_back(e->label() + ": the fastest kernel measured for it is the vendor library " + e->origin.substr(7) +
+                              " (no hone kernel beat it): keep calling the library");
+      continue;
+    }
     std::string image;
     const std::string why = detail::device_mismatch(*e, policy, image);
     if (!why.empty()) {

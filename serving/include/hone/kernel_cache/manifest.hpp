@@ -68,6 +68,10 @@ struct CacheEntry {
   std::optional<Resources> resources;
   nlohmann::json raw;                           // the entry as written, for tools that need more
 
+  /// A vendor library's baseline ("vendor:cublas"): no hone kernel beat it, so the entry names the
+  /// library and carries no files; a loader never launches it.
+  bool vendor() const { return origin.rfind("vendor:", 0) == 0; }
+
   /// "rmsnorm hidden=4096 tokens=1..8", for messages.
   std::string label() const {
     std::string s = op;
@@ -201,7 +205,8 @@ struct ManifestReader {
     const auto& files = field(j, "files", at);
     const auto& hashes = field(j, "sha256", at);
     if (!files.is_object()) fail(at + ".files", "is not an object");
-    if (!files.contains("source")) fail(at + ".files", "lacks 'source'");
+    if (e.vendor() && !files.empty()) fail(at + ".files", "names files, but the entry is the vendor library '" + e.origin.substr(7) + "'");
+    if (!e.vendor() && !files.contains("source")) fail(at + ".files", "lacks 'source'");
     for (const auto& [kind, path] : files.items()) {
       e.files[kind] = relative_path(path, at + ".files." + kind);
       const std::string h = text(hashes, kind, at + ".sha256");
@@ -209,7 +214,7 @@ struct ManifestReader {
         fail(at + ".sha256." + kind, "is not 64 lowercase hex digits");
       e.sha256[kind] = h;
     }
-    if (!files.contains("ptx") && !files.contains("cubin")) fail(at + ".files", "has neither 'ptx' nor 'cubin'");
+    if (!e.vendor() && !files.contains("ptx") && !files.contains("cubin")) fail(at + ".files", "has neither 'ptx' nor 'cubin'");
 
     e.time_ms = number(j, "time_ms", at);
     if (j.contains("baseline_ms")) e.baseline_ms = number(j, "baseline_ms", at);

@@ -39,3 +39,13 @@ extern "C" __global__ void gemv_stack_hog(__nv_bfloat16* out, const __nv_bfloat1
   for (int k = 0; k < K && k < 4096; ++k) acc += scratch[(k * 7 + n) % 4096] * __bfloat162float(w[(long long)n * K + k]);
   out[(long long)m * N + n] = __float2bfloat16(acc);
 }
+
+// Reads its output first and returns when it already holds a number: no work while timed.
+extern "C" __global__ void gemv_reads_output(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int M, int N,
+                                             int K) {
+  const int n = blockIdx.x * blockDim.x + threadIdx.x, m = blockIdx.y;
+  if (n >= N) return;
+  const long long i = (long long)m * N + n;
+  if (!__hisnan(out[i])) return;
+  out[i] = __float2bfloat16(dot(x + (long long)m * K, w + (long long)n * K, n, K));
+}
