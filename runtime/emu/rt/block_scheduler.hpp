@@ -4,6 +4,11 @@
 // exits; a barrier releases its waiters when every thread it names has arrived. When no thread
 // can run and some have not finished, the block has deadlocked on divergent barriers, and the
 // scheduler reports which threads wait where.
+//
+// A thread that stops hands the OS thread straight to the next ready thread (one context jump,
+// not two through a scheduler loop): a warp shuffle costs every lane one jump and a few stores,
+// which is most of what a shuffle-heavy kernel pays for emulation. run() gets control back only
+// when no thread can run, or a fault ends the block.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -52,29 +57,45 @@ class BlockScheduler {
   const unsigned long long* warp_gather(unsigned mask, const char* op, unsigned long long value, unsigned* group);
   unsigned active_mask();
   [[noreturn]] void fault(const std::string& reason);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_mask_without_caller(unsigned mask, const char* op);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_names_exited(unsigned mask, const char* op, unsigned gone);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_other_intrinsic(unsigned other);
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
 
  private:
   enum class Wait : std::uint8_t { ready, block_barrier, warp_barrier, active_query, exited, faulted };
+  // What a completed warp barrier hands its members: their values, kept until each member has
+  // read them, that is until it calls into the runtime again (or exits). A lane holds at most
+  // one, so 33 per warp always leave one free.
+  struct Gathered {
+    unsigned long long values[32];
+    unsigned readers = 0;
+  };
+  static constexpr unsigned kGatheredPerWarp = 33;
+
   struct Lane {
     hone_emu_thread abi;
-    boost::context::fiber fiber;      // the thread, held here while it is suspended
-    boost::context::fiber scheduler;  // the scheduler, held by the thread while it runs
+    boost::context::fiber fiber;  // the thread, held here while it is suspended
     Wait wait = Wait::ready;
     bool started = false;
     int predicate = 0;
     int block_result = 0;
     unsigned mask = 0;
     const char* op = nullptr;
-    unsigned long long value = 0;
     unsigned group = 0;
-    unsigned long long gathered[32];
+    Gathered* held = nullptr;  // the values of this lane's last completed warp barrier
     std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
-  boost::context::fiber thread_main(Lane& lane, boost::context::fiber&& scheduler);
-  void suspend(Lane& lane);
+  boost::context::fiber thread_main(Lane& lane);
+  void suspend();
+  void switch_to(Lane* next);
+  bool enter(Lane* next);
+  Lane* next_ready();
+  void park(boost::context::fiber&& from);
+  static void release(Lane& lane);
+  Gathered* free_gathered(unsigned warp);
   void on_exit(Lane& lane);
   void release_active_queries(unsigned warp_base);
   void record_fault(const std::string& reason);
@@ -85,7 +106,6 @@ class BlockScheduler {
   unsigned pop_ready();
   std::uint64_t next_random();
   void draw_warp_order();
-  void resume(Lane& lane);
   void poison_static_shared();
 
   std::string block_name() const;
@@ -99,6 +119,12 @@ class BlockScheduler {
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
   std::uint64_t switches_ = 0;      // fiber resumptions in this block, for fiber_switch_count()
+  boost::context::fiber main_;      // run() while a kernel thread runs
+  Lane* from_ = nullptr;            // the context that jumped last (nullptr: run()); see park()
+  std::size_t stack_bytes_ = StackPool::stack_bytes();
+  std::size_t guard_bytes_ = StackPool::guard_bytes();
+  std::unique_ptr<Gathered[]> gathered_;       // kGatheredPerWarp per warp
+  unsigned long long deposits_[32][32];        // per warp, per lane: the value brought to a warp barrier
   std::uint64_t order_state_ = 0;  // the seeded stream of resume choices; 0: FIFO
   unsigned warps_ = 0;
   unsigned warp_order_[32];        // seeded: warps by priority
