@@ -13,7 +13,14 @@ struct TimingPlan {
   int launches_per_sample = 1;  // >1: the sample is the mean of a replayed batch
   int input_sets = 1;           // argument sets the launches rotate among
   int samples = 5;              // samples per measurement
+  int remeasures = 2;           // fresh measurements at most, while the spread is too wide
 };
+
+/// A device whose clock is the CPU's (emu): its times decide nothing about a GPU, so a kernel
+/// gets this many samples at most, one warm-up launch and no re-measuring, and the time goes to
+/// checking instead.
+constexpr int kCpuSamples = 3;
+inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 
 /// Launches shorter than this are timed in batches on a device that replays batches.
 constexpr double kBatchBelowMs = 0.02;
