@@ -18,9 +18,7 @@ namespace hone::emu {
 
 namespace {
 constexpr unsigned kMaxThreads = 1024;
-// initial-exec: read on every built-in call; the runtime is loaded with the process, so its
-// thread-locals live in the static TLS block and need no __tls_get_addr.
-thread_local BlockScheduler* tl_running __attribute__((tls_model("initial-exec"))) = nullptr;
+
 std::atomic<std::uint64_t> switches_total{0};  // added once per block, not per switch
 
 std::string hex_mask(unsigned mask) {
@@ -48,7 +46,7 @@ BlockScheduler& BlockScheduler::for_this_thread() {
   return scheduler;
 }
 
-BlockScheduler* BlockScheduler::running() { return tl_running; }
+thread_local BlockScheduler* BlockScheduler::running_ = nullptr;
 
 BlockScheduler::BlockScheduler()
     : lanes_(new Lane[kMaxThreads]),
@@ -148,26 +146,29 @@ void BlockScheduler::poison_static_shared() {
 // Makes `next` (nullptr: run()) the running context as far as the built-ins and the fault
 // handler can tell, giving a thread that has not started its fiber. False (and the block
 // faulted) when there is no stack for it.
-bool BlockScheduler::enter(Lane* next) {
+bool BlockScheduler::start_fiber(Lane& lane) {
+  try {
+    lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_, &lane.stack_guard},
+                                       [this, &lane](boost::context::fiber&& from) {
+                                         park(std::move(from));
+                                         return thread_main(lane);
+                                       });
+  } catch (const std::exception& e) {
+    record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
+    return false;
+  }
+  lane.started = true;
+  return true;
+}
+
+inline bool BlockScheduler::enter(Lane* next) {
   current_ = next;
   if (!next) {
     hone_emu_self = nullptr;
     return true;
   }
   hone_emu_self = &next->abi;
-  if (!next->started) {
-    try {
-      next->fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_, &next->stack_guard},
-                                          [this, next](boost::context::fiber&& from) {
-                                            park(std::move(from));
-                                            return thread_main(*next);
-                                          });
-    } catch (const std::exception& e) {
-      record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
-      return false;
-    }
-    next->started = true;
-  }
+  if (!next->started && !start_fiber(*next)) return false;
   set_running_stack_guard(next->stack_guard, next->stack_guard + guard_bytes_, stack_bytes_);
   ++switches_;
   return true;
@@ -184,7 +185,7 @@ inline BlockScheduler::Lane* BlockScheduler::next_ready() {
 }
 
 // Leaves the running context for `next`; returns when some context switches back to this one.
-void BlockScheduler::switch_to(Lane* next) {
+inline void BlockScheduler::switch_to(Lane* next) {
   if (next == current_) return;
   from_ = current_;
   if (!enter(next)) {
@@ -212,7 +213,7 @@ BlockScheduler::Gathered* BlockScheduler::free_gathered(unsigned warp) {
 std::string BlockScheduler::run(const BlockTask& task) {
   ensure_alternate_signal_stack();
   prepare(task);
-  tl_running = this;
+  running_ = this;
   current_ = nullptr;
   from_ = nullptr;
   while (queued_ > 0 && !faulted_) switch_to(&lanes_[pop_ready()]);
@@ -222,7 +223,7 @@ std::string BlockScheduler::run(const BlockTask& task) {
   switches_ = 0;
   current_ = nullptr;
   hone_emu_self = nullptr;
-  tl_running = nullptr;
+  running_ = nullptr;
   return faulted_ ? error_ : std::string();
 }
 
@@ -306,6 +307,13 @@ const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char*
   const unsigned members = mask & warp_lanes(warp);
   if (const unsigned gone = members & exited_lanes_[warp]) fault_names_exited(mask, op, gone);
   me.wait = Wait::warp_barrier;
+  if (at_warp_barrier_[warp] == 0) {
+    waiting_mask_[warp] = mask;
+    waiting_op_[warp] = op;
+    waiting_mixed_[warp] = false;
+  } else if (waiting_mask_[warp] != mask || waiting_op_[warp] != op) {
+    waiting_mixed_[warp] = true;
+  }
   at_warp_barrier_[warp] |= 1u << me.abi.lane;
   me.mask = mask;
   me.op = op;
@@ -316,13 +324,15 @@ const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char*
   // member waiting with another mask means no completion here (a deadlock, diagnosed when
   // nothing can run); the same mask at another intrinsic is divergence.
   if ((at_warp_barrier_[warp] & members) == members) {
+    // Unmixed, every waiting lane came with this mask and intrinsic: nothing to look at.
     bool same_mask = true;
     int other_op = -1;
-    for_each_lane(members, [&](unsigned l) {
-      const Lane& other = lanes_[base + l];
-      same_mask &= other.mask == mask;
-      if (other.op != op && other_op < 0 && std::strcmp(other.op, op) != 0) other_op = static_cast<int>(base + l);
-    });
+    if (waiting_mixed_[warp])
+      for_each_lane(members, [&](unsigned l) {
+        const Lane& other = lanes_[base + l];
+        same_mask &= other.mask == mask;
+        if (other.op != op && other_op < 0 && std::strcmp(other.op, op) != 0) other_op = static_cast<int>(base + l);
+      });
     if (same_mask) {
       if (other_op >= 0) fault_other_intrinsic(static_cast<unsigned>(other_op));
       // One copy for the whole group (entries outside it are never read): a member that runs

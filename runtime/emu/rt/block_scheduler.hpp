@@ -41,7 +41,7 @@ class BlockScheduler {
   /// The scheduler of the calling OS thread (each OS thread runs one block at a time).
   static BlockScheduler& for_this_thread();
   /// The scheduler whose fiber is running on this OS thread, or nullptr outside a kernel.
-  static BlockScheduler* running();
+  static BlockScheduler* running() { return running_; }
 
   BlockScheduler();
   ~BlockScheduler();
@@ -88,7 +88,12 @@ class BlockScheduler {
     std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
+  // initial-exec: read on every built-in call; the runtime is loaded with the process, so its
+  // thread-locals live in the static TLS block and need no __tls_get_addr.
+  static thread_local BlockScheduler* running_ __attribute__((tls_model("initial-exec")));
+
   boost::context::fiber thread_main(Lane& lane);
+  [[gnu::noinline]] bool start_fiber(Lane& lane);
   void suspend();
   void switch_to(Lane* next);
   bool enter(Lane* next);
@@ -135,6 +140,11 @@ class BlockScheduler {
   unsigned threads_ = 0;
   unsigned active_queries_[32];  // per warp: lanes waiting in __activemask
   unsigned at_warp_barrier_[32];  // per warp: lanes waiting at a warp barrier
+  // Per warp: the mask and intrinsic of the lanes waiting there, and whether any waiting lane
+  // differs from them (then a completion looks at every member).
+  unsigned waiting_mask_[32];
+  const char* waiting_op_[32];
+  bool waiting_mixed_[32];
   unsigned exited_lanes_[32];     // per warp: lanes that have exited
   unsigned at_block_barrier_ = 0;
   int block_count_ = 0;
