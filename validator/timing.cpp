@@ -60,14 +60,12 @@ double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, con
   const auto start = std::chrono::steady_clock::now();
   std::vector<double> seen;
   double warm = 0;
-  // A CPU has no clocks to ramp up: its warm-up is the runs (pages touched, stacks mapped).
-  const double warmup_ms = times_on_cpu(device.info()) ? 0 : options.warmup_ms;
-  for (int i = 0; i < options.warmup_runs || warm < warmup_ms; ++i) {
+  for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
     const TimedSample& s = samples[static_cast<std::size_t>(i) % samples.size()];
     seen.push_back(device.timed_launch(kernel, dims, s.arg_sets.front(), s.before));
     warm += seen.back();
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (i >= options.warmup_runs && (i > 1000 || wall_ms > 5 * warmup_ms)) break;
+    if (i >= options.warmup_runs && (i > 1000 || wall_ms > 5 * options.warmup_ms)) break;
   }
   return summarize_samples(std::move(seen), "").median_ms;
 }
@@ -106,8 +104,7 @@ TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims
 std::pair<TimingStats, TimingStats> time_interleaved(Device& device, const TimedKernel& a, const TimedKernel& b,
                                                      const TimingOptions& options) {
   double warm = 0;
-  const double warmup_ms = times_on_cpu(device.info()) ? 0 : options.warmup_ms;
-  for (int i = 0; i < options.warmup_runs || warm < warmup_ms; ++i) {
+  for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
     warm += sample(device, *a.kernel, a.dims, nth(a.samples, i), a.plan) * a.plan.launches_per_sample +
             sample(device, *b.kernel, b.dims, nth(b.samples, i), b.plan) * b.plan.launches_per_sample;
     if (i > 1000) break;

@@ -17,8 +17,10 @@ struct TimingPlan {
 };
 
 /// A device whose clock is the CPU's (emu): its times decide nothing about a GPU, so a kernel
-/// gets this many samples at most, one warm-up launch and no re-measuring, and the time goes to
-/// checking instead.
+/// gets this many samples at most and no re-measuring, and the time goes to checking instead.
+/// The warm-up stays as on a GPU (20 ms, at most 1000 launches): it costs a long kernel one
+/// launch, and the many launches of a short one are what exposes a kernel that counts its
+/// launches to find the timing loop.
 constexpr int kCpuSamples = 3;
 inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 

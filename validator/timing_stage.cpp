@@ -75,7 +75,7 @@ bool is_reference(const StageRun& run, const KernelUnderTest& k) {
 void note_cpu_timing(const StageRun& run, Verdict& v) {
   if (!times_on_cpu(run.device.info())) return;
   v.detail["timing_samples"] = fmt::format(
-      "{} samples of CPU time, one warm-up launch, no re-measuring: emu's times decide nothing about a GPU, so its time "
+      "{} samples of CPU time, no re-measuring: emu's times decide nothing about a GPU, so its time "
       "goes to checking",
       v.timing.runs);
 }

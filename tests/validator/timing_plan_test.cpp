@@ -91,7 +91,7 @@ TEST_CASE("timing plan: a device that cannot replay batches times every launch a
   CHECK(p.remeasures == options.remeasures);
 }
 
-TEST_CASE("timing plan: emu's CPU times get a few samples and are never measured again; a GPU's plan is unchanged") {
+TEST_CASE("timing plan: emu's CPU times get a few samples and are never measured again, and a GPU's plan is unchanged") {
   hone::TimingOptions options;
   options.repeats = 7;
   const hone::TimingPlan cpu = hone::plan_timing(0.001, 1024, emu(), options);

@@ -143,9 +143,8 @@ void BlockScheduler::poison_static_shared() {
   std::memset(static_cast<unsigned char*>(s.touch()) - s.offset, 0xff, s.bytes);
 }
 
-// Makes `next` (nullptr: run()) the running context as far as the built-ins and the fault
-// handler can tell, giving a thread that has not started its fiber. False (and the block
-// faulted) when there is no stack for it.
+// Gives a thread that has not run yet its fiber; false (and the block faulted) when there is no
+// stack for it.
 bool BlockScheduler::start_fiber(Lane& lane) {
   try {
     lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_, &lane.stack_guard},
@@ -161,6 +160,8 @@ bool BlockScheduler::start_fiber(Lane& lane) {
   return true;
 }
 
+// Makes `next` (nullptr: run()) the running context as far as the built-ins and the fault
+// handler can tell; false when it cannot start.
 inline bool BlockScheduler::enter(Lane* next) {
   current_ = next;
   if (!next) {
@@ -189,8 +190,8 @@ inline void BlockScheduler::switch_to(Lane* next) {
   if (next == current_) return;
   from_ = current_;
   if (!enter(next)) {
-    if (!from_) return;  // run() itself: its loop sees the fault
     enter(next = nullptr);
+    if (!from_) return;  // run() itself: its loop sees the fault
   }
   boost::context::fiber& target = next ? next->fiber : main_;
   park(std::move(target).resume());
