@@ -3,7 +3,8 @@
 // compile time cold (a source the cache has not seen) and on a cache hit, the median time of one
 // launch, and fiber switches per second during the launches.
 //
-//   hone-emu-bench [--runs N]      (HONE_EMU_THREADS sets the OS threads that run blocks)
+//   hone-emu-bench [--runs N] [--op OP]   (HONE_EMU_THREADS sets the OS threads that run blocks;
+//                                          --op measures one family only, e.g. under callgrind)
 //
 // Targets (issue #3): one launch of each under 1 s on 2 cores; a compile cache hit under 10 ms.
 #include <algorithm>
@@ -103,12 +104,18 @@ Row measure(Device& device, const OpSpec& op, const Candidate& c, const Bindings
 
 int main(int argc, char** argv) {
   int runs = 7;
+  std::string only;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--op") == 0 && i + 1 < argc) only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: hone-emu-bench [--runs N]\n");
+      std::fprintf(stderr, "usage: hone-emu-bench [--runs N] [--op OP]\n");
       return 2;
     }
+  }
+  if (!only.empty() && std::none_of(kCases.begin(), kCases.end(), [&](const Case& c) { return only == c.op; })) {
+    std::fprintf(stderr, "hone-emu-bench: --op %s: no such family in the bench\n", only.c_str());
+    return 2;
   }
   auto device = make_emu_device("sm_90");
   const unsigned threads = start_emu_threads();
@@ -121,6 +128,7 @@ int main(int argc, char** argv) {
   std::printf("%-11s %-48s %9s %9s %10s %14s\n", "op", "kernel", "cold ms", "hit ms", "launch ms", "switches/s");
   bool within_targets = true;
   for (const Case& c : kCases) {
+    if (!only.empty() && only != c.op) continue;
     const OpSpec op = load_op(templates_root(), c.op);
     for (const Candidate& k : {reference_candidate(op), representative(op, c.shape)}) {
       const Row r = measure(*device, op, k, c.shape, runs);

@@ -98,7 +98,7 @@ std::string unique_suffix() {
 }
 
 std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
-  return {"-std=c++17",
+  std::vector<std::string> flags = {"-std=c++17",
           "-O2",
           "-g0",
           "-pipe",
@@ -110,7 +110,15 @@ std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
           "-fvisibility=hidden",   // only the trampoline is looked up
           "-I",
           include_dir.string(),
-          "-D__CUDA_ARCH__=" + std::to_string(arch)};
+          "-D__CUDA_ARCH__=" + std::to_string(arch),
+          "-ffp-contract=off"};  // a*b+c stays two roundings, as it is without an FMA unit
+#if defined(__x86_64__)
+  // With the host's FMA unit fmaf is one instruction instead of a libm call (the result is the
+  // same fused operation). Objects are built and run on this machine, and the flag is part of the
+  // cache key, so a host without FMA never loads one built with it.
+  if (__builtin_cpu_supports("fma")) flags.push_back("-mfma");
+#endif
+  return flags;
 }
 
 // The header to force-include: the prelude, precompiled once per compiler, flags and headers

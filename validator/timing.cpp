@@ -86,7 +86,7 @@ TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims
   // Noise makes a wide spread; measure again (a fresh set of samples) a bounded number of times
   // and keep the tightest set.
   TimingStats best;
-  for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
+  for (int attempt = 0; attempt <= plan.remeasures; ++attempt) {
     std::vector<double> times;
     double total = 0;
     for (int i = 0; i < plan.samples; ++i) {

@@ -9,7 +9,12 @@ TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceI
                        double output_bytes) {
   TimingPlan plan;
   plan.samples = std::max(1, options.repeats);
+  plan.remeasures = std::max(0, options.remeasures);
   if (device.timer == "gpu") plan.samples = std::max(plan.samples, kMinGpuSamples);
+  if (times_on_cpu(device)) {
+    plan.samples = std::min(plan.samples, kCpuSamples);
+    plan.remeasures = 0;
+  }
   if (!device.replays_batches || launch_ms >= kBatchBelowMs) return plan;
 
   // A launch that reports 0 ms (below the clock's resolution) is counted as 1 us.

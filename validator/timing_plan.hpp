@@ -13,7 +13,16 @@ struct TimingPlan {
   int launches_per_sample = 1;  // >1: the sample is the mean of a replayed batch
   int input_sets = 1;           // argument sets the launches rotate among
   int samples = 5;              // samples per measurement
+  int remeasures = 2;           // fresh measurements at most, while the spread is too wide
 };
+
+/// A device whose clock is the CPU's (emu): its times decide nothing about a GPU, so a kernel
+/// gets this many samples at most and no re-measuring, and the time goes to checking instead.
+/// The warm-up stays as on a GPU (20 ms, at most 1000 launches): it costs a long kernel one
+/// launch, and the many launches of a short one are what exposes a kernel that counts its
+/// launches to find the timing loop.
+constexpr int kCpuSamples = 3;
+inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 
 /// Launches shorter than this are timed in batches on a device that replays batches.
 constexpr double kBatchBelowMs = 0.02;

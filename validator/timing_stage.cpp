@@ -71,6 +71,15 @@ bool is_reference(const StageRun& run, const KernelUnderTest& k) {
   return a.entry == b.entry && a.cubin == b.cubin && a.ptx == b.ptx && a.emu_object == b.emu_object;
 }
 
+// Said in the verdict, so that nobody reads emu's few samples as a GPU measurement.
+void note_cpu_timing(const StageRun& run, Verdict& v) {
+  if (!times_on_cpu(run.device.info())) return;
+  v.detail["timing_samples"] = fmt::format(
+      "{} samples of CPU time, no re-measuring: emu's times decide nothing about a GPU, so its time "
+      "goes to checking",
+      v.timing.runs);
+}
+
 std::vector<HostTensor> timing_inputs(const StageRun& run) {
   return generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front());
 }
@@ -94,6 +103,7 @@ void timing_stage(StageRun& run, Verdict& v) {
     throw StageFailure{failed};
   }
   if (run.device.info().copy_bandwidth_gbs <= 0) v.detail["impossible_speed_check"] = "skipped: the device's bandwidth is unknown";
+  note_cpu_timing(run, v);
 }
 
 void timing_against_baseline_stage(StageRun& run, Verdict& v) {
@@ -109,6 +119,7 @@ void timing_against_baseline_stage(StageRun& run, Verdict& v) {
   if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, expected);
   if (!is_reference(run, baseline)) check_timed_outputs(run, base, expected);
   v.timing = c;
+  note_cpu_timing(run, v);
   v.detail["baseline"] = {{"median_ms", b.median_ms}, {"min_ms", b.min_ms}, {"spread", b.spread}, {"runs", b.runs}};
 }
 

@@ -81,10 +81,29 @@ TEST_CASE("timing plan: kernels of a few microseconds are replayed in batches ov
 TEST_CASE("timing plan: a device that cannot replay batches times every launch alone, with the requested repeats") {
   hone::TimingOptions options;
   options.repeats = 7;
-  const hone::TimingPlan p = hone::plan_timing(0.001, 1024, emu(), options);
+  hone::DeviceInfo d = h200();
+  d.timer = "host";  // neither the GPU's events (30 samples at least) nor emu's CPU clock
+  d.replays_batches = false;
+  const hone::TimingPlan p = hone::plan_timing(0.001, 1024, d, options);
   CHECK(p.launches_per_sample == 1);
   CHECK(p.input_sets == 1);
   CHECK(p.samples == 7);
+  CHECK(p.remeasures == options.remeasures);
+}
+
+TEST_CASE("timing plan: emu's CPU times get a few samples and are never measured again, and a GPU's plan is unchanged") {
+  hone::TimingOptions options;
+  options.repeats = 7;
+  const hone::TimingPlan cpu = hone::plan_timing(0.001, 1024, emu(), options);
+  CHECK(cpu.launches_per_sample == 1);
+  CHECK(cpu.samples == hone::kCpuSamples);
+  CHECK(cpu.remeasures == 0);
+  options.repeats = 1;
+  CHECK(hone::plan_timing(5.0, 1024, emu(), options).samples == 1);  // fewer asked for: fewer taken
+  options.repeats = 7;
+  const hone::TimingPlan gpu = hone::plan_timing(1.0, 1024, h200(), options);
+  CHECK(gpu.samples == hone::kMinGpuSamples);
+  CHECK(gpu.remeasures == options.remeasures);
 }
 
 TEST_CASE("interleaved timing: the speedup is the ratio of the medians taken in turns") {

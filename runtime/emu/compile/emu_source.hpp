@@ -1,6 +1,7 @@
 #pragma once
-// The C++ source the host compiler sees for a CUDA kernel: the user's source, with the one
-// construct the prelude's macros cannot express rewritten, and a trampoline appended.
+// The C++ source the host compiler sees for a CUDA kernel: the user's source, with the two
+// constructs the prelude's macros cannot express rewritten (dynamic shared memory, and the
+// unroll pragma further down), and a trampoline appended.
 //
 // The rewrite: `extern __shared__ [__align__(n)|alignas(n)] T name[];` declares the block's
 // dynamic shared memory. It becomes
@@ -10,6 +11,7 @@
 // Everything else on the line, and the line numbering, is kept so diagnostics point at the
 // user's lines. Declarations produced by macros are not rewritten.
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -124,12 +126,62 @@ inline std::string rewrite_dynamic_shared(const std::string& source) {
   return out;
 }
 
+/// The user's source with CUDA's `#pragma unroll [N]` as GCC's `#pragma GCC unroll N`, line for
+/// line. Templates keep small arrays in registers by unrolling the loops over them; a host
+/// compiler that ignored the pragma would keep them on the stack and loop, and emulation would
+/// charge a tuned kernel several times what it charges a plain one. A count that is not a plain
+/// number (a template argument) becomes 16, as does no count: GCC unrolls a shorter constant trip
+/// count fully, as nvcc does.
+inline std::string rewrite_unroll_pragmas(const std::string& source) {
+  std::string out;
+  out.reserve(source.size());
+  std::size_t at = 0;
+  while (at < source.size()) {
+    std::size_t eol = source.find('\n', at);
+    if (eol == std::string::npos) eol = source.size();
+    const std::string_view line(source.data() + at, eol - at);
+    std::size_t i = 0;
+    auto skip_blanks = [&] {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    };
+    auto word = [&](std::string_view w) {
+      if (line.substr(i, w.size()) != w) return false;
+      const std::size_t after = i + w.size();
+      if (after < line.size() && (std::isalnum(static_cast<unsigned char>(line[after])) || line[after] == '_')) return false;
+      i = after;
+      return true;
+    };
+    skip_blanks();
+    bool unroll = i < line.size() && line[i] == '#';
+    if (unroll) {
+      ++i;
+      skip_blanks();
+      unroll = word("pragma");
+      skip_blanks();
+      unroll = unroll && word("unroll");
+    }
+    if (!unroll) {
+      out.append(line);
+    } else {
+      std::string count(line.substr(i));
+      count.erase(std::remove_if(count.begin(), count.end(), [](char c) { return c == ' ' || c == '\t' || c == '(' || c == ')' || c == '\r'; }),
+                  count.end());
+      const bool number = !count.empty() && count.size() < 6 &&
+                          std::all_of(count.begin(), count.end(), [](char c) { return c >= '0' && c <= '9'; });
+      out += "#pragma GCC unroll " + ((number && std::stoi(count) > 0) ? count : std::string("16"));
+    }
+    if (eol < source.size()) out += '\n';
+    at = eol + 1;
+  }
+  return out;
+}
+
 /// The whole translation unit: rewritten source, then `extern "C" void <invoke_symbol>(void**)`
 /// that calls `entry` with *static_cast<T_i*>(args[i]) for each parameter type, and the static
 /// shared memory anchor.
 inline std::string emu_translation_unit(const std::string& source, const std::string& entry,
                                         const std::vector<std::string>& param_types, const std::string& invoke_symbol) {
-  std::string tu = "#line 1 \"" + std::string(kEmuSourceName) + "\"\n" + rewrite_dynamic_shared(source);
+  std::string tu = "#line 1 \"" + std::string(kEmuSourceName) + "\"\n" + rewrite_unroll_pragmas(rewrite_dynamic_shared(source));
   tu += "\n#line 1 \"hone-emu-trampoline\"\n";
   tu += "extern \"C\" __attribute__((visibility(\"default\"))) void " + invoke_symbol + "(void** hone_args) {\n";
   tu += "  (void)hone_args;\n";

@@ -18,7 +18,7 @@ namespace hone::emu {
 
 namespace {
 constexpr unsigned kMaxThreads = 1024;
-thread_local BlockScheduler* tl_running = nullptr;
+
 std::atomic<std::uint64_t> switches_total{0};  // added once per block, not per switch
 
 std::string hex_mask(unsigned mask) {
@@ -46,9 +46,12 @@ BlockScheduler& BlockScheduler::for_this_thread() {
   return scheduler;
 }
 
-BlockScheduler* BlockScheduler::running() { return tl_running; }
+thread_local BlockScheduler* BlockScheduler::running_ = nullptr;
 
-BlockScheduler::BlockScheduler() : lanes_(new Lane[kMaxThreads]), queue_(kMaxThreads) {}
+BlockScheduler::BlockScheduler()
+    : lanes_(new Lane[kMaxThreads]),
+      queue_(kMaxThreads),
+      gathered_(new Gathered[kMaxThreads / 32 * kGatheredPerWarp]) {}
 
 BlockScheduler::~BlockScheduler() = default;
 
@@ -112,7 +115,9 @@ void BlockScheduler::prepare(const BlockTask& task) {
     lane.abi.dynamic_smem = smem;
     lane.wait = Wait::ready;
     lane.started = false;
+    lane.held = nullptr;
   }
+  for (unsigned g = 0; g < (threads_ + 31) / 32 * kGatheredPerWarp; ++g) gathered_[g].readers = 0;
   std::fill(std::begin(active_queries_), std::end(active_queries_), 0u);
   std::fill(std::begin(at_warp_barrier_), std::end(at_warp_barrier_), 0u);
   std::fill(std::begin(exited_lanes_), std::end(exited_lanes_), 0u);
@@ -138,42 +143,92 @@ void BlockScheduler::poison_static_shared() {
   std::memset(static_cast<unsigned char*>(s.touch()) - s.offset, 0xff, s.bytes);
 }
 
-void BlockScheduler::resume(Lane& lane) {
-  current_ = &lane;
-  hone_emu_self = &lane.abi;
-  if (!lane.started) {
-    lane.started = true;
+// Gives a thread that has not run yet its fiber; false (and the block faulted) when there is no
+// stack for it.
+bool BlockScheduler::start_fiber(Lane& lane) {
+  try {
     lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_, &lane.stack_guard},
-                                       [this, &lane](boost::context::fiber&& scheduler) {
-                                         return thread_main(lane, std::move(scheduler));
+                                       [this, &lane](boost::context::fiber&& from) {
+                                         park(std::move(from));
+                                         return thread_main(lane);
                                        });
+  } catch (const std::exception& e) {
+    record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
+    return false;
   }
-  set_running_stack_guard(lane.stack_guard, lane.stack_guard + StackPool::guard_bytes(), StackPool::stack_bytes());
+  lane.started = true;
+  return true;
+}
+
+// Makes `next` (nullptr: run()) the running context as far as the built-ins and the fault
+// handler can tell; false when it cannot start.
+inline bool BlockScheduler::enter(Lane* next) {
+  current_ = next;
+  if (!next) {
+    hone_emu_self = nullptr;
+    return true;
+  }
+  hone_emu_self = &next->abi;
+  if (!next->started && !start_fiber(*next)) return false;
+  set_running_stack_guard(next->stack_guard, next->stack_guard + guard_bytes_, stack_bytes_);
   ++switches_;
-  lane.fiber = std::move(lane.fiber).resume();
+  return true;
+}
+
+// Stores the context that just jumped here where it belongs: its lane's fiber, or main_.
+inline void BlockScheduler::park(boost::context::fiber&& from) {
+  (from_ ? from_->fiber : main_) = std::move(from);
+}
+
+// The thread to run next, or nullptr for run() (nothing can run, or the block has faulted).
+inline BlockScheduler::Lane* BlockScheduler::next_ready() {
+  return faulted_ || queued_ == 0 ? nullptr : &lanes_[pop_ready()];
+}
+
+// Leaves the running context for `next`; returns when some context switches back to this one.
+inline void BlockScheduler::switch_to(Lane* next) {
+  if (next == current_) return;
+  from_ = current_;
+  if (!enter(next)) {
+    enter(next = nullptr);
+    if (!from_) return;  // run() itself: its loop sees the fault
+  }
+  boost::context::fiber& target = next ? next->fiber : main_;
+  park(std::move(target).resume());
+}
+
+inline void BlockScheduler::suspend() { switch_to(next_ready()); }
+
+// A lane's values from its last warp barrier are read by now: it is back in the runtime.
+inline void BlockScheduler::release(Lane& lane) {
+  if (lane.held) --lane.held->readers;
+  lane.held = nullptr;
+}
+
+BlockScheduler::Gathered* BlockScheduler::free_gathered(unsigned warp) {
+  Gathered* g = &gathered_[warp * kGatheredPerWarp];
+  while (g->readers) ++g;  // at most 32 are held
+  return g;
 }
 
 std::string BlockScheduler::run(const BlockTask& task) {
   ensure_alternate_signal_stack();
   prepare(task);
-  tl_running = this;
-  try {
-    while (queued_ > 0 && !faulted_) resume(lanes_[pop_ready()]);
-  } catch (const std::exception& e) {  // no stack for another fiber
-    record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
-  }
+  running_ = this;
+  current_ = nullptr;
+  from_ = nullptr;
+  while (queued_ > 0 && !faulted_) switch_to(&lanes_[pop_ready()]);
   if (!faulted_ && exited_ != threads_) diagnose_deadlock();
   destroy_fibers();
   switches_total.fetch_add(switches_, std::memory_order_relaxed);
   switches_ = 0;
   current_ = nullptr;
   hone_emu_self = nullptr;
-  tl_running = nullptr;
+  running_ = nullptr;
   return faulted_ ? error_ : std::string();
 }
 
-boost::context::fiber BlockScheduler::thread_main(Lane& lane, boost::context::fiber&& scheduler) {
-  lane.scheduler = std::move(scheduler);
+boost::context::fiber BlockScheduler::thread_main(Lane& lane) {
   try {
     task_.kernel(task_.args);
   } catch (const boost::context::detail::forced_unwind&) {
@@ -188,13 +243,16 @@ boost::context::fiber BlockScheduler::thread_main(Lane& lane, boost::context::fi
     record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear));
   }
   on_exit(lane);
-  return std::move(lane.scheduler);
+  // This fiber ends: hand over to the next thread (or run()), whose park() files it as ended.
+  from_ = &lane;
+  Lane* next = next_ready();
+  if (!enter(next)) enter(next = nullptr);
+  return std::move(next ? next->fiber : main_);
 }
-
-void BlockScheduler::suspend(Lane& lane) { lane.scheduler = std::move(lane.scheduler).resume(); }
 
 int BlockScheduler::sync_block(int predicate) {
   Lane& me = *current_;
+  release(me);
   if (exited_ > 0)
     fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) +
           " waits at __syncthreads but " + thread_name(static_cast<unsigned>(first_exited_)) + " has exited");
@@ -214,59 +272,92 @@ int BlockScheduler::sync_block(int predicate) {
   } else {
     release_active_queries(me.abi.linear / 32 * 32);
   }
-  suspend(me);
+  suspend();
   return me.block_result;
+}
+
+// The faults of a warp barrier, kept out of its hot path (their messages are long to build).
+void BlockScheduler::fault_mask_without_caller(unsigned mask, const char* op) {
+  const Lane& me = *current_;
+  fault(std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) + ": mask " + hex_mask(mask) +
+        " does not include the calling lane " + std::to_string(me.abi.lane));
+}
+
+void BlockScheduler::fault_names_exited(unsigned mask, const char* op, unsigned gone) {
+  const Lane& me = *current_;
+  const unsigned base = me.abi.linear / 32 * 32;
+  const unsigned l = static_cast<unsigned>(__builtin_ctz(gone));
+  fault("warp intrinsic " + std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) +
+        " names lane " + std::to_string(l) + " (" + thread_name(base + l) + ") in mask " + hex_mask(mask) +
+        ", but that thread has exited");
+}
+
+void BlockScheduler::fault_other_intrinsic(unsigned other) {
+  const Lane& me = *current_;
+  fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
+        wait_description(me) + " while " + thread_name(other) + " waits at " + wait_description(lanes_[other]));
 }
 
 const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char* op, unsigned long long value,
                                                       unsigned* group) {
   Lane& me = *current_;
+  release(me);
   const unsigned base = me.abi.linear / 32 * 32;
-  if (!((mask >> me.abi.lane) & 1u))
-    fault(std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) + ": mask " + hex_mask(mask) +
-          " does not include the calling lane " + std::to_string(me.abi.lane));
   const unsigned warp = base / 32;
+  if (!((mask >> me.abi.lane) & 1u)) fault_mask_without_caller(mask, op);
   const unsigned members = mask & warp_lanes(warp);
-  if (const unsigned gone = members & exited_lanes_[warp]) {
-    const unsigned l = static_cast<unsigned>(__builtin_ctz(gone));
-    fault("warp intrinsic " + std::string(op) + " in " + block_name() + " " + thread_name(me.abi.linear) +
-          " names lane " + std::to_string(l) + " (" + thread_name(base + l) + ") in mask " + hex_mask(mask) +
-          ", but that thread has exited");
-  }
+  if (const unsigned gone = members & exited_lanes_[warp]) fault_names_exited(mask, op, gone);
   me.wait = Wait::warp_barrier;
+  if (at_warp_barrier_[warp] == 0) {
+    waiting_mask_[warp] = mask;
+    waiting_op_[warp] = op;
+    waiting_mixed_[warp] = false;
+  } else if (waiting_mask_[warp] != mask || waiting_op_[warp] != op) {
+    waiting_mixed_[warp] = true;
+  }
   at_warp_barrier_[warp] |= 1u << me.abi.lane;
   me.mask = mask;
   me.op = op;
-  me.value = value;
+  deposits_[warp][me.abi.lane] = value;
 
   // Per-warp bit masks keep an arrival O(1); the lanes themselves are looked at once, when the
-  // last member arrives (warp intrinsics are most of the switches of a typical kernel).
-  bool complete = (at_warp_barrier_[warp] & members) == members;
-  if (complete)
-    for_each_lane(members, [&](unsigned l) { complete = complete && lanes_[base + l].mask == mask; });
-  if (complete) {
-    unsigned long long values[32];
-    for_each_lane(members, [&](unsigned l) {
-      const Lane& other = lanes_[base + l];
-      if (other.op != op && std::strcmp(other.op, op) != 0)
-        fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
-              wait_description(me) + " while " + thread_name(base + l) + " waits at " + wait_description(other));
-      values[l] = other.value;
-    });
-    for_each_lane(members, [&](unsigned l) {
-      Lane& other = lanes_[base + l];
-      other.group = members;
-      std::memcpy(other.gathered, values, sizeof values);  // entries outside the group are never read
-      other.wait = Wait::ready;
-      push_ready(base + l);
-    });
-    at_warp_barrier_[warp] &= ~members;
-  } else {
-    release_active_queries(base);
+  // last member arrives (warp intrinsics are most of the switches of a typical kernel). A
+  // member waiting with another mask means no completion here (a deadlock, diagnosed when
+  // nothing can run); the same mask at another intrinsic is divergence.
+  if ((at_warp_barrier_[warp] & members) == members) {
+    // Unmixed, every waiting lane came with this mask and intrinsic: nothing to look at.
+    bool same_mask = true;
+    int other_op = -1;
+    if (waiting_mixed_[warp])
+      for_each_lane(members, [&](unsigned l) {
+        const Lane& other = lanes_[base + l];
+        same_mask &= other.mask == mask;
+        if (other.op != op && other_op < 0 && std::strcmp(other.op, op) != 0) other_op = static_cast<int>(base + l);
+      });
+    if (same_mask) {
+      if (other_op >= 0) fault_other_intrinsic(static_cast<unsigned>(other_op));
+      // One copy for the whole group (entries outside it are never read): a member that runs
+      // on to its next warp barrier overwrites its deposit before the others have read it.
+      Gathered* const g = free_gathered(warp);
+      std::memcpy(g->values, deposits_[warp], sizeof g->values);
+      g->readers = static_cast<unsigned>(__builtin_popcount(members));
+      for_each_lane(members, [&](unsigned l) {
+        Lane& other = lanes_[base + l];
+        other.group = members;
+        other.held = g;
+        other.wait = Wait::ready;
+        push_ready(base + l);
+      });
+      at_warp_barrier_[warp] &= ~members;
+      suspend();
+      *group = me.group;
+      return me.held->values;
+    }
   }
-  suspend(me);
+  release_active_queries(base);
+  suspend();
   *group = me.group;
-  return me.gathered;
+  return me.held->values;
 }
 
 unsigned BlockScheduler::active_mask() {
@@ -274,10 +365,11 @@ unsigned BlockScheduler::active_mask() {
   // other lane of its warp has arrived here too, exited, or blocked at a barrier, and gets the
   // set that arrived.
   Lane& me = *current_;
+  release(me);
   me.wait = Wait::active_query;
   ++active_queries_[me.abi.linear / 32];
   release_active_queries(me.abi.linear / 32 * 32);
-  suspend(me);
+  suspend();
   return me.group;
 }
 
@@ -303,7 +395,7 @@ void BlockScheduler::release_active_queries(unsigned base) {
 void BlockScheduler::fault(const std::string& reason) {
   record_fault(reason);
   current_->wait = Wait::faulted;
-  suspend(*current_);
+  switch_to(nullptr);
   // Never resumed: run() tears the fiber down, which unwinds out of suspend().
   std::abort();
 }
@@ -313,6 +405,7 @@ std::string BlockScheduler::current_thread_name() const {
 }
 
 void BlockScheduler::on_exit(Lane& lane) {
+  release(lane);
   lane.wait = Wait::exited;
   exited_lanes_[lane.abi.linear / 32] |= 1u << lane.abi.lane;
   ++exited_;

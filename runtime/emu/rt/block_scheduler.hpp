@@ -4,6 +4,11 @@
 // exits; a barrier releases its waiters when every thread it names has arrived. When no thread
 // can run and some have not finished, the block has deadlocked on divergent barriers, and the
 // scheduler reports which threads wait where.
+//
+// A thread that stops hands the OS thread straight to the next ready thread (one context jump,
+// not two through a scheduler loop): a warp shuffle costs every lane one jump and a few stores,
+// which is most of what a shuffle-heavy kernel pays for emulation. run() gets control back only
+// when no thread can run, or a fault ends the block.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,7 +41,7 @@ class BlockScheduler {
   /// The scheduler of the calling OS thread (each OS thread runs one block at a time).
   static BlockScheduler& for_this_thread();
   /// The scheduler whose fiber is running on this OS thread, or nullptr outside a kernel.
-  static BlockScheduler* running();
+  static BlockScheduler* running() { return running_; }
 
   BlockScheduler();
   ~BlockScheduler();
@@ -52,29 +57,50 @@ class BlockScheduler {
   const unsigned long long* warp_gather(unsigned mask, const char* op, unsigned long long value, unsigned* group);
   unsigned active_mask();
   [[noreturn]] void fault(const std::string& reason);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_mask_without_caller(unsigned mask, const char* op);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_names_exited(unsigned mask, const char* op, unsigned gone);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_other_intrinsic(unsigned other);
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
 
  private:
   enum class Wait : std::uint8_t { ready, block_barrier, warp_barrier, active_query, exited, faulted };
+  // What a completed warp barrier hands its members: their values, kept until each member has
+  // read them, that is until it calls into the runtime again (or exits). A lane holds at most
+  // one, so 33 per warp always leave one free.
+  struct Gathered {
+    unsigned long long values[32];
+    unsigned readers = 0;
+  };
+  static constexpr unsigned kGatheredPerWarp = 33;
+
   struct Lane {
     hone_emu_thread abi;
-    boost::context::fiber fiber;      // the thread, held here while it is suspended
-    boost::context::fiber scheduler;  // the scheduler, held by the thread while it runs
+    boost::context::fiber fiber;  // the thread, held here while it is suspended
     Wait wait = Wait::ready;
     bool started = false;
     int predicate = 0;
     int block_result = 0;
     unsigned mask = 0;
     const char* op = nullptr;
-    unsigned long long value = 0;
     unsigned group = 0;
-    unsigned long long gathered[32];
+    Gathered* held = nullptr;  // the values of this lane's last completed warp barrier
     std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
-  boost::context::fiber thread_main(Lane& lane, boost::context::fiber&& scheduler);
-  void suspend(Lane& lane);
+  // initial-exec: read on every built-in call; the runtime is loaded with the process, so its
+  // thread-locals live in the static TLS block and need no __tls_get_addr.
+  static thread_local BlockScheduler* running_ __attribute__((tls_model("initial-exec")));
+
+  boost::context::fiber thread_main(Lane& lane);
+  [[gnu::noinline]] bool start_fiber(Lane& lane);
+  void suspend();
+  void switch_to(Lane* next);
+  bool enter(Lane* next);
+  Lane* next_ready();
+  void park(boost::context::fiber&& from);
+  static void release(Lane& lane);
+  Gathered* free_gathered(unsigned warp);
   void on_exit(Lane& lane);
   void release_active_queries(unsigned warp_base);
   void record_fault(const std::string& reason);
@@ -85,7 +111,6 @@ class BlockScheduler {
   unsigned pop_ready();
   std::uint64_t next_random();
   void draw_warp_order();
-  void resume(Lane& lane);
   void poison_static_shared();
 
   std::string block_name() const;
@@ -99,6 +124,12 @@ class BlockScheduler {
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
   std::uint64_t switches_ = 0;      // fiber resumptions in this block, for fiber_switch_count()
+  boost::context::fiber main_;      // run() while a kernel thread runs
+  Lane* from_ = nullptr;            // the context that jumped last (nullptr: run()); see park()
+  std::size_t stack_bytes_ = StackPool::stack_bytes();
+  std::size_t guard_bytes_ = StackPool::guard_bytes();
+  std::unique_ptr<Gathered[]> gathered_;       // kGatheredPerWarp per warp
+  unsigned long long deposits_[32][32];        // per warp, per lane: the value brought to a warp barrier
   std::uint64_t order_state_ = 0;  // the seeded stream of resume choices; 0: FIFO
   unsigned warps_ = 0;
   unsigned warp_order_[32];        // seeded: warps by priority
@@ -109,6 +140,11 @@ class BlockScheduler {
   unsigned threads_ = 0;
   unsigned active_queries_[32];  // per warp: lanes waiting in __activemask
   unsigned at_warp_barrier_[32];  // per warp: lanes waiting at a warp barrier
+  // Per warp: the mask and intrinsic of the lanes waiting there, and whether any waiting lane
+  // differs from them (then a completion looks at every member).
+  unsigned waiting_mask_[32];
+  const char* waiting_op_[32];
+  bool waiting_mixed_[32];
   unsigned exited_lanes_[32];     // per warp: lanes that have exited
   unsigned at_block_barrier_ = 0;
   int block_count_ = 0;

@@ -17,9 +17,6 @@ namespace {
 
 // initial-exec: the handler must not be the first to touch these (no lazy TLS allocation).
 #define HONE_HANDLER_TLS thread_local __attribute__((tls_model("initial-exec")))
-HONE_HANDLER_TLS std::uintptr_t tl_stack_guard_lo = 0;
-HONE_HANDLER_TLS std::uintptr_t tl_stack_guard_hi = 0;
-HONE_HANDLER_TLS std::size_t tl_stack_bytes = 0;
 HONE_HANDLER_TLS std::uintptr_t tl_smem_start = 0;
 HONE_HANDLER_TLS std::size_t tl_smem_bytes = 0;
 HONE_HANDLER_TLS std::uintptr_t tl_smem_guard_lo = 0;
@@ -127,11 +124,7 @@ void ensure_alternate_signal_stack() {
   sigaltstack(&alt, nullptr);
 }
 
-void set_running_stack_guard(std::uintptr_t lo, std::uintptr_t hi, std::size_t stack_bytes) {
-  tl_stack_guard_lo = lo;
-  tl_stack_guard_hi = hi;
-  tl_stack_bytes = stack_bytes;
-}
+thread_local detail::RunningStack detail::running_stack;
 
 void set_running_shared_memory(std::uintptr_t start, std::size_t bytes, std::uintptr_t guard_lo, std::uintptr_t guard_hi) {
   tl_smem_start = start;
@@ -150,10 +143,10 @@ bool describe_running_thread(SignalText& text) {
 
 bool explain_fault(std::uintptr_t address, bool is_write, SignalText& reason) {
   const char* access = is_write ? "write to" : "read of";
-  if (hone_emu_self && address >= tl_stack_guard_lo && address < tl_stack_guard_hi) {
+  if (hone_emu_self && address >= detail::running_stack.guard_lo && address < detail::running_stack.guard_hi) {
     reason.add("fiber stack overflow");
     add_where(reason);
-    reason.add(": the kernel needs more than ").add(std::uint64_t{tl_stack_bytes / 1024});
+    reason.add(": the kernel needs more than ").add(std::uint64_t{detail::running_stack.bytes / 1024});
     reason.add(" KiB of stack per thread (deep recursion or large local arrays; HONE_EMU_STACK_KB sets the size)");
     return true;
   }

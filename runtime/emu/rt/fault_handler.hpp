@@ -27,7 +27,18 @@ void ensure_alternate_signal_stack();
 
 /// What the handler knows about the OS thread it runs on, kept up to date by the block scheduler:
 /// the guard region below the running fiber's stack, and this block's dynamic shared memory.
-void set_running_stack_guard(std::uintptr_t lo, std::uintptr_t hi, std::size_t stack_bytes);
+namespace detail {
+struct RunningStack {
+  std::uintptr_t guard_lo = 0, guard_hi = 0;
+  std::size_t bytes = 0;
+};
+// initial-exec: the handler must not be the first to touch it (no lazy TLS allocation), and the
+// scheduler sets it at every switch.
+extern thread_local RunningStack running_stack __attribute__((tls_model("initial-exec")));
+}  // namespace detail
+inline void set_running_stack_guard(std::uintptr_t lo, std::uintptr_t hi, std::size_t stack_bytes) {
+  detail::running_stack = {lo, hi, stack_bytes};
+}
 void set_running_shared_memory(std::uintptr_t start, std::size_t bytes, std::uintptr_t guard_lo, std::uintptr_t guard_hi);
 
 /// Appends "block (x,y,z) thread (x,y,z)" for the emulated thread running on this OS thread;

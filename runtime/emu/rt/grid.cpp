@@ -78,7 +78,7 @@ std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape
   return error;
 }
 
-unsigned start_block_threads() { return WorkerPool::instance().threads(); }
+unsigned start_block_threads() { return WorkerPool::instance().start_missing(); }
 
 std::filesystem::path runtime_library_path() {
   Dl_info info{};

@@ -36,9 +36,8 @@ WorkerPool& WorkerPool::instance() {
   return *pool;
 }
 
-WorkerPool::WorkerPool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i) std::thread([this] { work(); }).detach();
-  live_workers_ = threads - 1;
+WorkerPool::WorkerPool(unsigned threads) : wanted_workers_(threads - 1) {
+  start_missing();
   // A forked child has none of the workers: it runs its launches on the calling thread alone.
   // The mutex is held across fork so that the child never inherits it locked by a thread it
   // does not have.
@@ -49,6 +48,15 @@ WorkerPool::WorkerPool(unsigned threads) {
                    self->jobs_.clear();
                    self->mutex_.unlock();
                  });
+}
+
+unsigned WorkerPool::start_missing() {
+  std::lock_guard lock(mutex_);
+  while (live_workers_ < wanted_workers_) {
+    std::thread([this] { work(); }).detach();
+    ++live_workers_;
+  }
+  return live_workers_ + 1;
 }
 
 void WorkerPool::work() {

@@ -16,13 +16,16 @@ struct hone_emu_thread {
 };
 
 extern "C" {
-extern __thread hone_emu_thread* hone_emu_self;
+// initial-exec: every threadIdx, blockIdx and lane id reads it, and the runtime that defines it is
+// loaded with the process (static TLS), so a kernel object reaches it without __tls_get_addr.
+extern __thread hone_emu_thread* hone_emu_self __attribute__((tls_model("initial-exec")));
 
 // Block barrier; returns how many threads of the block passed a non-zero predicate.
 int hone_emu_syncthreads(int predicate);
 // Warp barrier among the lanes in mask, all calling the same intrinsic `op`: each deposits
-// `value` and receives every participant's value (indexed by lane); *group is the set of lanes
-// that took part (mask without lanes beyond a partial last warp).
+// `value` and receives every participant's value (indexed by lane), valid until the caller's
+// next call into the runtime; *group is the set of lanes that took part (mask without lanes
+// beyond a partial last warp).
 const unsigned long long* hone_emu_warp_gather(unsigned int mask, const char* op, unsigned long long value,
                                                unsigned int* group);
 // Lanes of the caller's warp that have not exited.
