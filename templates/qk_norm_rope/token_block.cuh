@@ -8,7 +8,7 @@ __device__ __forceinline__ void qk_norm_rope_token_block(__nv_bfloat16* qkv, con
                                                          const float* cos_sin, const long long* positions, int, int, int,
                                                          int, int, int, int, float eps, float w_offset) {
   constexpr int ALL = HQ + HKV, ROUNDS = (ALL + GROUPS - 1) / GROUPS;
-  __shared__ alignas(16) float cs[ROT];
+  __shared__ __align__(16) float cs[ROT];
   const long long t = blockIdx.x;
   const float* row_cs = cos_sin + positions[t] * ROT;
   for (int i = threadIdx.x; i < ROT; i += LANES * GROUPS) cs[i] = row_cs[i];
