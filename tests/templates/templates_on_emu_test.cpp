@@ -28,6 +28,9 @@ const std::map<std::string, Bindings> kShapes = {
     {"silu_mul", {{"tokens", 3}, {"inter", 1024}}},
     {"gemv", {{"M", 2}, {"N", 64}, {"K", 1024}}},
     {"gdn_decode", {{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}},
+    // partial rotary (ROT < D), and qk_norm_rope with Qwen3-Next's gated q heads (QH = 2*D)
+    {"rope", {{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"ROT", 32}, {"MAXPOS", 50}}},
+    {"qk_norm_rope", {{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"QH", 128}, {"ROT", 32}, {"MAXPOS", 50}}},
 };
 std::size_t per_family() {
   const char* all = std::getenv("HONE_TEMPLATES_ON_EMU_ALL");

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/input_error.hpp"
 #include "core/paths.hpp"
 #include "support/family_home.hpp"
@@ -11,18 +13,23 @@ namespace {
 ModelShapes shapes(const std::string& name) { return load_model_shapes(hone_home() / "shapes" / (name + ".json")); }
 }  // namespace
 
-TEST_CASE("tasks: qwen3-8b rmsnorm gives one task per distinct shape and bucket, layers merged") {
+TEST_CASE("tasks: qwen3-8b's norms give one task per distinct shape and bucket, layers merged") {
+  // Layer 0's input norm is the only rmsnorm (the per-head q/k norms are qk_norm_rope's): 7 buckets.
   auto tasks = tasks_from_model(shapes("qwen3-8b"), templates_root(), {"rmsnorm"}, "sm_90");
-  // hidden=4096 (three layers), q_norm (tokens*32 rows of 128), k_norm (tokens*8 rows of 128); 7 buckets each.
-  REQUIRE(tasks.size() == 21);
+  REQUIRE(tasks.size() == 7);
   CHECK(tasks[0].label() == "rmsnorm hidden=4096 tokens=1");
   CHECK(tasks[0].layers == std::vector<std::string>{"qwen3-8b/first_input_layernorm"});
   CHECK(tasks[0].scalars.at("eps") == doctest::Approx(1e-6));
   CHECK(tasks[6].label() == "rmsnorm hidden=4096 tokens=33..64");
   CHECK(tasks[6].shape.at("tokens") == 64);
-  CHECK(tasks[13].label() == "rmsnorm hidden=128 tokens=1056..2048");
-  CHECK(tasks[13].layers == std::vector<std::string>{"qwen3-8b/q_norm"});
   for (const auto& t : tasks) CHECK(t.arch == "sm_90");
+
+  // The three fused residual norms share hidden=4096: one task per bucket, naming all three layers.
+  auto fused = tasks_from_model(shapes("qwen3-8b"), templates_root(), {"fused_add_rmsnorm"}, "sm_90");
+  REQUIRE(fused.size() == 7);
+  CHECK(fused[3].label() == "fused_add_rmsnorm hidden=4096 tokens=5..8");
+  CHECK(fused[3].layers.size() == 3);
+  CHECK(std::count(fused[3].layers.begin(), fused[3].layers.end(), "qwen3-8b/post_attention_layernorm") == 1);
 }
 
 TEST_CASE("tasks: every op of every model resolves to a family with all its symbols") {
@@ -43,7 +50,7 @@ TEST_CASE("tasks: bad shapes are refused with the file and the problem") {
                        doctest::Contains("--ops names 'softmax'"), InputError);
 }
 
-TEST_CASE("tasks: the norms between layers are fused_add_rmsnorm, layer 0's input norm and q/k norms rmsnorm") {
+TEST_CASE("tasks: the norms between layers are fused_add_rmsnorm, layer 0's input norm rmsnorm") {
   for (const char* m : {"qwen3-8b", "llama-3.1-8b"}) {
     CAPTURE(m);
     const std::string model = m;
