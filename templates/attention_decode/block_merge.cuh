@@ -29,7 +29,7 @@ __device__ __forceinline__ void store_warp_state(WarpStates<WARPS, G, D>& sm, co
 // The block's state of head g, dim d: the warps' states combined in warp order.
 template <int WARPS, int G, int D>
 __device__ __forceinline__ void block_state(const WarpStates<WARPS, G, D>& sm, int g, int d, float& m, float& l, float& a) {
-  m = -INFINITY;
+  m = minus_infinity();
   l = 0.f;
   a = 0.f;
   for (int w = 0; w < WARPS; ++w) softmax_merge<1>(m, l, &a, sm.m[w][g], sm.l[w][g], &sm.acc[w][g][d]);

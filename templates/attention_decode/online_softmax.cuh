@@ -1,12 +1,14 @@
 #pragma once
 #include <cuda_bf16.h>
-#include <math.h>
 
 #include "bf16_pack.cuh"
 
 // The running softmax of one lane over the tokens it has seen, for the G q heads of one kv head:
 // the largest score m, the sum l of exp(score - m), and the VEC value dims the lane owns, weighted.
 // An empty state has m = -inf and l = 0; combining with it changes nothing.
+// -inf without <math.h>, which NVRTC lacks.
+__device__ __forceinline__ float minus_infinity() { return __int_as_float(0xff800000u); }
+
 template <int G, int VEC>
 struct SoftmaxState {
   float m[G], l[G], acc[G][VEC];
@@ -14,7 +16,7 @@ struct SoftmaxState {
   __device__ __forceinline__ void clear() {
 #pragma unroll
     for (int g = 0; g < G; ++g) {
-      m[g] = -INFINITY;
+      m[g] = minus_infinity();
       l[g] = 0.f;
 #pragma unroll
       for (int j = 0; j < VEC; ++j) acc[g][j] = 0.f;
@@ -23,7 +25,7 @@ struct SoftmaxState {
 };
 
 // exp(m_old - m_new), where an empty side (m_old = -inf) weighs nothing.
-__device__ __forceinline__ float softmax_rescale(float m_old, float m_new) { return m_old == -INFINITY ? 0.f : __expf(m_old - m_new); }
+__device__ __forceinline__ float softmax_rescale(float m_old, float m_new) { return m_old == minus_infinity() ? 0.f : __expf(m_old - m_new); }
 
 // Folds (m2, l2, a2) into (m, l, a): one head's partial softmax merged with another's.
 template <int N>

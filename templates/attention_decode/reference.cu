@@ -12,7 +12,7 @@ extern "C" __global__ void attention_decode_reference(__nv_bfloat16* out, const 
   const long long o = (static_cast<long long>(b) * HQ + h) * D;
   const int len = seq_lens[b];
   if (D > kMaxD) {
-    for (int d = 0; d < D; ++d) out[o + d] = __float2bfloat16(nanf(""));
+    for (int d = 0; d < D; ++d) out[o + d] = __float2bfloat16(__int_as_float(0x7fc00000));
     return;
   }
   const __nv_bfloat16* qh = q + static_cast<long long>(b) * q_stride + static_cast<long long>(h) * D;
@@ -28,8 +28,8 @@ extern "C" __global__ void attention_decode_reference(__nv_bfloat16* out, const 
     return s * scale;
   };
 
-  double top = -INFINITY;
-  for (int i = 0; i < len; ++i) top = fmax(top, score(i));
+  double top = len > 0 ? score(0) : 0.0;
+  for (int i = 1; i < len; ++i) top = fmax(top, score(i));
   double sum = 0.0, acc[kMaxD] = {};
   for (int i = 0; i < len; ++i) {
     const double p = exp(score(i) - top);

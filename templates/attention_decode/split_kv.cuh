@@ -49,7 +49,7 @@ __device__ __forceinline__ void attention_decode_split_kv(__nv_bfloat16* out, co
   __threadfence();
   const volatile float* parts = partials;  // other blocks' writes: not from a stale L1 line
   for (int e = threadIdx.x; e < G * D; e += WARPS * 32) {
-    float m = -INFINITY, l = 0.f, a = 0.f;
+    float m = minus_infinity(), l = 0.f, a = 0.f;
     for (int s = 0; s < S; ++s) {
       const volatile float* p = parts + (static_cast<long long>(e / D) * SMAX + s) * (D + 2);
       const float a2 = p[2 + e % D];

@@ -28,6 +28,7 @@ const std::map<std::string, Bindings> kShapes = {
     {"silu_mul", {{"tokens", 3}, {"inter", 1024}}},
     {"gemv", {{"M", 2}, {"N", 64}, {"K", 1024}}},
     {"gdn_decode", {{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}},
+    {"attention_decode", {{"batch", 3}, {"HQ", 8}, {"HKV", 2}, {"D", 64}, {"PAGE", 16}, {"MAXP", 4}, {"q_stride", 768}, {"page_stride", 2048}}},
 };
 std::size_t per_family() {
   const char* all = std::getenv("HONE_TEMPLATES_ON_EMU_ALL");
