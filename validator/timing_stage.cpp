@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/index_timing.hpp"
 #include "validator/kernel_args.hpp"
 #include "validator/timed_launches.hpp"
 #include "validator/timing.hpp"
@@ -81,7 +82,7 @@ void note_cpu_timing(const StageRun& run, Verdict& v) {
 }
 
 std::vector<HostTensor> timing_inputs(const StageRun& run) {
-  return generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front());
+  return generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front(), nullptr, timing_index_modes(run.op));
 }
 
 }  // namespace

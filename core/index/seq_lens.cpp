@@ -1,5 +1,6 @@
 // Sequence lengths of a decode batch (`[batch]`, i32): ragged, the longest at `max` (the bound
-// of the context dim's bucket), some rows padded to 0, a length 1 sometimes.
+// of the context dim's bucket), some rows padded to 0, a length 1 sometimes. Timed launches draw
+// every row at `max` (mode `full`), the work a paged kernel's bytes formula counts.
 #include <algorithm>
 
 #include "core/index/draws.hpp"
@@ -24,6 +25,8 @@ void generate(const IndexCall& call, HostTensor& out) {
     for (auto& l : len) l = short_len();
   } else if (call.mode == "all_padded_but_one") {
     for (auto& l : len) l = pad ? 0 : 1;
+  } else if (call.mode == "full") {
+    for (auto& l : len) l = longest;
   } else if (call.mode == "length_one") {
     for (auto& l : len) l = 1;
   } else if (call.mode == "page_edges") {
@@ -62,7 +65,7 @@ extern const IndexGenerator kSeqLensGenerator{
     .summary = "[batch] sequence lengths: the longest at `max`, the others ragged, some padded to 0 (unless `pad` is 0), one of length 1",
     .rank = 1,
     .params = {{"max", false, ""}, {"pad", false, "1"}, {"page", false, "1"}},
-    .modes = {"one_long", "all_padded_but_one", "length_one", "page_edges"},
+    .modes = {"one_long", "all_padded_but_one", "length_one", "page_edges", "full"},
     .generate = generate,
     .offers = offers,
 };

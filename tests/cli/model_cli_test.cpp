@@ -53,7 +53,7 @@ TEST_CASE("cli: model import writes a shapes file that hone tune takes") {
   CHECK_MESSAGE(t.code == 0, t.output);
   CHECK(t.output.find("static checks only") != std::string::npos);
   CHECK(t.output.find("not tuned: ") != std::string::npos);
-  CHECK(t.output.find("attention (needs attention_decode)") != std::string::npos);
+  CHECK(t.output.find("embed_tokens (needs embedding)") != std::string::npos);
   std::filesystem::remove_all(d);
 }
 

@@ -92,6 +92,10 @@ TEST_CASE("seq_lens: the adversarial modes") {
     ones.run();
     CHECK(ones.values() == std::vector<std::int64_t>(4, 1));
 
+    Draw full("seq_lens", {5}, {{"max", 300}}, seed, "full");
+    full.run();
+    CHECK(full.values() == std::vector<std::int64_t>(5, 300));
+
     Draw edges("seq_lens", {16}, {{"max", 300}, {"page", 16}}, seed, "page_edges");
     edges.run();
     for (auto l : edges.values()) {

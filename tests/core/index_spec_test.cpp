@@ -161,7 +161,7 @@ TEST_CASE("adversarial index modes: every mode its generator offers at the shape
   const auto modes = adversarial_index_modes(paged, {{"batch", 4}, {"ctx", 40}, {"PAGE", 4}, {"D", 8}});
   const std::vector<std::pair<std::string, std::string>> expected{{"seq_lens", "one_long"},   {"seq_lens", "all_padded_but_one"},
                                                                   {"seq_lens", "length_one"}, {"seq_lens", "page_edges"},
-                                                                  {"block_table", "reverse"}};
+                                                                  {"seq_lens", "full"},       {"block_table", "reverse"}};
   CHECK(modes == expected);
   const OpSpec experts = load_op_spec(kFamilies / "expert_rowsum");
   CHECK(adversarial_index_modes(experts, {{"tokens", 5}, {"TOPK", 3}, {"E", 16}, {"N", 32}}).size() == 3);

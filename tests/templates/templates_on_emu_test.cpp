@@ -31,6 +31,7 @@ const std::map<std::string, Bindings> kShapes = {
     // partial rotary (ROT < D), and qk_norm_rope with Qwen3-Next's gated q heads (QH = 2*D)
     {"rope", {{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"ROT", 32}, {"MAXPOS", 50}}},
     {"qk_norm_rope", {{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"QH", 128}, {"ROT", 32}, {"MAXPOS", 50}}},
+    {"attention_decode", {{"batch", 3}, {"HQ", 8}, {"HKV", 2}, {"D", 64}, {"PAGE", 16}, {"MAXP", 4}, {"q_stride", 768}, {"page_stride", 2048}}},
 };
 std::size_t per_family() {
   const char* all = std::getenv("HONE_TEMPLATES_ON_EMU_ALL");

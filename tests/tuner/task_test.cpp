@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "core/input_error.hpp"
 #include "core/paths.hpp"
@@ -38,6 +39,24 @@ TEST_CASE("tasks: every op of every model resolves to a family with all its symb
     auto tasks = tasks_from_model(shapes(m), templates_root(), {}, "sm_90");
     CHECK(tasks.size() >= 7 * 4);
   }
+}
+
+TEST_CASE("tasks: attention_decode gets a task per (batch, context) bucket pair, MAXP from the context") {
+  auto tasks = tasks_from_model(shapes("llama-3.1-8b"), templates_root(), {"attention_decode"}, "sm_90");
+  REQUIRE(tasks.size() == 7 * 4);  // tokens 1..64 in 7 buckets, context 1K, 4K, 16K, 32K
+  CHECK(tasks[0].label() == "attention_decode D=128 HKV=8 HQ=32 PAGE=16 page_stride=16384 q_stride=6144 MAXP=1..64 batch=1");
+  CHECK(tasks.back().label() == "attention_decode D=128 HKV=8 HQ=32 PAGE=16 page_stride=16384 q_stride=6144 MAXP=1025..2048 batch=33..64");
+  CHECK(tasks.back().shape.at("MAXP") == 2048);
+  auto next = tasks_from_model(shapes("qwen3-next-80b-a3b"), templates_root(), {"attention_decode"}, "sm_90");
+  REQUIRE_FALSE(next.empty());
+  CHECK(next[0].static_dims == Bindings{{"D", 256}, {"HKV", 2}, {"HQ", 16}, {"PAGE", 16}, {"page_stride", 8192}, {"q_stride", 4096}});
+
+  // scripts/gpu-check's attention: 1, 8 and 64 sequences of 4K and 32K tokens.
+  auto check = tasks_from_model(load_model_shapes(std::string(HONE_TEST_DATA_DIR) + "/shapes/gpu-check.json"), templates_root(),
+                                {"attention_decode"}, "sm_90");
+  std::set<std::pair<std::int64_t, std::int64_t>> at;
+  for (const auto& t : check) at.insert({t.shape.at("batch"), t.shape.at("MAXP")});
+  CHECK(at == std::set<std::pair<std::int64_t, std::int64_t>>{{1, 256}, {8, 256}, {64, 256}, {1, 2048}, {8, 2048}, {64, 2048}});
 }
 
 TEST_CASE("tasks: bad shapes are refused with the file and the problem") {

@@ -63,7 +63,7 @@ TEST_CASE("hidden tests: every dynamic dim inside its bucket, all at once, and e
   CHECK(both == 1);
   CHECK(modes == std::vector<std::string>{"batch=8,ctx=64, seq_lens one_long", "batch=8,ctx=64, seq_lens all_padded_but_one",
                                           "batch=8,ctx=64, seq_lens length_one", "batch=8,ctx=64, seq_lens page_edges",
-                                          "batch=8,ctx=64, block_table reverse"});
+                                          "batch=8,ctx=64, seq_lens full", "batch=8,ctx=64, block_table reverse"});
 }
 
 TEST_CASE("default buckets: powers of two") {
