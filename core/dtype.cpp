@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "core/input_error.hpp"
 
@@ -14,7 +15,8 @@ DType parse_dtype(const std::string& name) {
   if (name == "f64" || name == "double") return DType::f64;
   if (name == "i32" || name == "int") return DType::i32;
   if (name == "i64") return DType::i64;
-  throw InputError("unknown dtype '" + name + "' (expected bf16, f16, f32, f64, i32 or i64)");
+  if (name == "fp8" || name == "e4m3") return DType::fp8;
+  throw InputError("unknown dtype '" + name + "' (expected bf16, f16, f32, f64, i32, i64 or fp8)");
 }
 
 std::string dtype_name(DType t) {
@@ -25,6 +27,7 @@ std::string dtype_name(DType t) {
     case DType::f64: return "f64";
     case DType::i32: return "i32";
     case DType::i64: return "i64";
+    case DType::fp8: return "fp8";
   }
   return "?";
 }
@@ -37,12 +40,14 @@ std::string dtype_cuda_type(DType t) {
     case DType::f64: return "double";
     case DType::i32: return "int";
     case DType::i64: return "long long";
+    case DType::fp8: return "__nv_fp8_e4m3";
   }
   return "?";
 }
 
 std::size_t dtype_size(DType t) {
   switch (t) {
+    case DType::fp8: return 1;
     case DType::bf16:
     case DType::f16: return 2;
     case DType::f32:
@@ -104,6 +109,31 @@ float f16_to_float(std::uint16_t h) {
   return out;
 }
 
+std::uint8_t float_to_e4m3(float f) {
+  if (std::isnan(f)) return 0x7f;
+  const std::uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  const double a = std::fabs(static_cast<double>(f));
+  // The spacing of e4m3 values around a: 2^-9 below the smallest normal (2^-6), else an eighth
+  // of a's binade. Dividing by a power of two is exact, so nearbyint rounds the true value.
+  int e = 0;
+  std::frexp(a, &e);  // a = f * 2^e with f in [0.5, 1): a's binade is 2^(e-1)
+  const int quantum_exp = a < 0x1p-6 ? -9 : e - 1 - 3;
+  double q = std::ldexp(std::nearbyint(std::ldexp(a, -quantum_exp)), quantum_exp);
+  if (q > 448.0 || std::isinf(a)) q = 448.0;
+  if (q < 0x1p-6) return static_cast<std::uint8_t>(sign | static_cast<std::uint8_t>(std::ldexp(q, 9)));  // 0..8 units of 2^-9
+  std::frexp(q, &e);
+  const int exp = e - 1;  // q = 2^exp * (1 + mant / 8)
+  const auto mant = static_cast<unsigned>(std::ldexp(q, 3 - exp)) - 8u;
+  return static_cast<std::uint8_t>(sign | ((exp + 7) << 3) | mant);
+}
+
+float e4m3_to_float(std::uint8_t code) {
+  const int exp = (code >> 3) & 0xf, mant = code & 7;
+  if (exp == 15 && mant == 7) return std::numeric_limits<float>::quiet_NaN();
+  const float v = exp == 0 ? std::ldexp(static_cast<float>(mant), -9) : std::ldexp(1.0f + mant / 8.0f, exp - 7);
+  return (code & 0x80) ? -v : v;
+}
+
 double load_element(const void* data, DType t, std::size_t i) {
   const auto* p = static_cast<const unsigned char*>(data);
   switch (t) {
@@ -137,6 +167,7 @@ double load_element(const void* data, DType t, std::size_t i) {
       std::memcpy(&v, p + 8 * i, 8);
       return static_cast<double>(v);
     }
+    case DType::fp8: return e4m3_to_float(p[i]);
   }
   return 0;
 }
@@ -172,6 +203,11 @@ void store_element(void* data, DType t, std::size_t i, double value) {
       std::memcpy(p + 8 * i, &v, 8);
       return;
     }
+    case DType::fp8:
+      // Through float, as a kernel converts: the double is rounded twice, which only matters for
+      // values within 2^-24 relative of an e4m3 midpoint.
+      p[i] = float_to_e4m3(static_cast<float>(value));
+      return;
   }
 }
 
