@@ -27,6 +27,8 @@ const std::map<std::string, Bindings> kShapes = {
     {"fused_add_rmsnorm", {{"tokens", 3}, {"hidden", 256}}},
     {"silu_mul", {{"tokens", 3}, {"inter", 1024}}},
     {"gemv", {{"M", 2}, {"N", 64}, {"K", 1024}}},
+    {"gemv_fp8", {{"M", 3}, {"N", 40}, {"K", 1040}, {"BN", 16}, {"BK", 128}}},
+    {"gemv_w4", {{"M", 3}, {"N", 48}, {"K", 1024}, {"G", 128}}},
     {"gdn_decode", {{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}},
 };
 std::size_t per_family() {
