@@ -110,21 +110,23 @@ float f16_to_float(std::uint16_t h) {
 }
 
 std::uint8_t float_to_e4m3(float f) {
-  if (std::isnan(f)) return 0x7f;
-  const std::uint8_t sign = std::signbit(f) ? 0x80 : 0;
-  const double a = std::fabs(static_cast<double>(f));
-  // The spacing of e4m3 values around a: 2^-9 below the smallest normal (2^-6), else an eighth
-  // of a's binade. Dividing by a power of two is exact, so nearbyint rounds the true value.
-  int e = 0;
-  std::frexp(a, &e);  // a = f * 2^e with f in [0.5, 1): a's binade is 2^(e-1)
-  const int quantum_exp = a < 0x1p-6 ? -9 : e - 1 - 3;
-  double q = std::ldexp(std::nearbyint(std::ldexp(a, -quantum_exp)), quantum_exp);
-  if (q > 448.0 || std::isinf(a)) q = 448.0;
-  if (q < 0x1p-6) return static_cast<std::uint8_t>(sign | static_cast<std::uint8_t>(std::ldexp(q, 9)));  // 0..8 units of 2^-9
-  std::frexp(q, &e);
-  const int exp = e - 1;  // q = 2^exp * (1 + mant / 8)
-  const auto mant = static_cast<unsigned>(std::ldexp(q, 3 - exp)) - 8u;
-  return static_cast<std::uint8_t>(sign | ((exp + 7) << 3) | mant);
+  // On the float's bits: a weight generator converts 10^8 values, so no frexp or ldexp.
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  const auto sign = static_cast<std::uint8_t>((u >> 24) & 0x80u);
+  const std::uint32_t a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return 0x7f;
+  // From 464 (448 and half a step: the tie goes to 448's even mantissa) up, infinity included.
+  if (a >= 0x43e80000u) return static_cast<std::uint8_t>(sign | 0x7e);
+  if (a < 0x3c800000u) {  // below 2^-6: multiples of 2^-9 (subnormals), 8 of them being 2^-6
+    float v;
+    std::memcpy(&v, &a, 4);
+    return static_cast<std::uint8_t>(sign | static_cast<std::uint8_t>(std::nearbyint(v * 512.0f)));
+  }
+  // Rebias the exponent from 127 to 7 and round the 23-bit mantissa to 3 bits, to nearest even;
+  // a carry out of the mantissa moves into the exponent, as it should.
+  const std::uint32_t r = a + 0x7ffffu + ((a >> 20) & 1u);
+  return static_cast<std::uint8_t>(sign | ((r >> 20) - (120u << 3)));
 }
 
 float e4m3_to_float(std::uint8_t code) {

@@ -27,22 +27,25 @@ void generate(const IndexCall& call, HostTensor& out) {
   }
   const std::int64_t blocks_k = (K + bk - 1) / bk;
   std::vector<double> amax(static_cast<std::size_t>(blocks_k));
+  std::vector<float> row_block(static_cast<std::size_t>(std::min(N, bn) * K));  // one row of blocks
   for (std::int64_t n0 = 0; n0 < N; n0 += bn) {
-    const std::int64_t n1 = std::min(N, n0 + bn);
-    // Two passes over one stream: the first finds each block's amax, the second draws the same
-    // values again and quantizes them (no buffer of a whole block row of doubles).
-    const Rng start = *call.rng;
+    const std::int64_t rows = std::min(N, n0 + bn) - n0;
+    float* v = row_block.data();
+    quant_draws::fill_normal(*call.rng, v, static_cast<std::size_t>(rows * K));
     std::fill(amax.begin(), amax.end(), 0.0);
-    for (std::int64_t n = n0; n < n1; ++n)
-      for (std::int64_t k = 0; k < K; ++k) {
-        double& a = amax[static_cast<std::size_t>(k / bk)];
-        a = std::fmax(a, std::fabs(call.rng->normal(0, 1)));
+    // Block by block along each row, so that no element needs a division to find its block.
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t b = 0, k0 = 0; k0 < K; ++b, k0 += bk) {
+        const float* row = v + r * K;
+        float m = 0.f;
+        for (std::int64_t k = k0; k < std::min(K, k0 + bk); ++k) m = std::fmax(m, std::fabs(row[k]));
+        amax[static_cast<std::size_t>(b)] = std::fmax(amax[static_cast<std::size_t>(b)], m);
       }
-    *call.rng = start;
-    for (std::int64_t n = n0; n < n1; ++n)
-      for (std::int64_t k = 0; k < K; ++k) {
-        const double v = call.rng->normal(0, 1) * 448.0 / amax[static_cast<std::size_t>(k / bk)];
-        codes[n * K + k] = float_to_e4m3(static_cast<float>(v));
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t b = 0, k0 = 0; k0 < K; ++b, k0 += bk) {
+        const double scale = 448.0 / amax[static_cast<std::size_t>(b)];
+        for (std::int64_t k = k0; k < std::min(K, k0 + bk); ++k)
+          codes[(n0 + r) * K + k] = float_to_e4m3(static_cast<float>(v[r * K + k] * scale));
       }
   }
 }

@@ -38,6 +38,18 @@ inline double max_normal(std::int64_t n, double u) {
   return upper_quantile(tail < 0.5 ? tail : 0.5);
 }
 
+/// n standard normal draws as floats, both values of each Box-Muller pair used (weights are
+/// drawn by the hundred million).
+inline void fill_normal(Rng& rng, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 2) {
+    double u1 = rng.uniform();
+    if (u1 < 1e-300) u1 = 1e-300;
+    const double r = std::sqrt(-2.0 * std::log(u1)), t = 2.0 * M_PI * rng.uniform();
+    out[i] = static_cast<float>(r * std::cos(t));
+    if (i + 1 < n) out[i + 1] = static_cast<float>(r * std::sin(t));
+  }
+}
+
 /// Stores the low bytes of `bits` as element i of a 32-bit integer buffer.
 inline void store_word(HostTensor& out, std::size_t i, std::uint32_t bits) { std::memcpy(out.bytes.data() + 4 * i, &bits, 4); }
 
