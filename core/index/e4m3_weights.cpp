@@ -27,26 +27,36 @@ void generate(const IndexCall& call, HostTensor& out) {
   }
   const std::int64_t blocks_k = (K + bk - 1) / bk;
   std::vector<double> amax(static_cast<std::size_t>(blocks_k));
-  std::vector<float> row_block(static_cast<std::size_t>(std::min(N, bn) * K));  // one row of blocks
+  // A row of blocks is drawn once into a buffer; a row of blocks larger than 2^24 weights (a
+  // per-tensor scale over a whole layer) is drawn twice, row by row, from the same stream: once
+  // for its amax, once to quantize.
+  const bool buffered = std::min(N, bn) * K <= (std::int64_t{1} << 24);
+  std::vector<float> drawn(static_cast<std::size_t>(buffered ? std::min(N, bn) * K : K));
   for (std::int64_t n0 = 0; n0 < N; n0 += bn) {
     const std::int64_t rows = std::min(N, n0 + bn) - n0;
-    float* v = row_block.data();
-    quant_draws::fill_normal(*call.rng, v, static_cast<std::size_t>(rows * K));
+    auto row = [&](std::int64_t r) { return drawn.data() + (buffered ? r * K : 0); };
+    const Rng start = *call.rng;
     std::fill(amax.begin(), amax.end(), 0.0);
-    // Block by block along each row, so that no element needs a division to find its block.
-    for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      float* v = row(r);
+      quant_draws::fill_normal(*call.rng, v, static_cast<std::size_t>(K));
+      // Block by block along the row, so that no element needs a division to find its block.
       for (std::int64_t b = 0, k0 = 0; k0 < K; ++b, k0 += bk) {
-        const float* row = v + r * K;
         float m = 0.f;
-        for (std::int64_t k = k0; k < std::min(K, k0 + bk); ++k) m = std::fmax(m, std::fabs(row[k]));
+        for (std::int64_t k = k0; k < std::min(K, k0 + bk); ++k) m = std::fmax(m, std::fabs(v[k]));
         amax[static_cast<std::size_t>(b)] = std::fmax(amax[static_cast<std::size_t>(b)], m);
       }
-    for (std::int64_t r = 0; r < rows; ++r)
+    }
+    if (!buffered) *call.rng = start;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      float* v = row(r);
+      if (!buffered) quant_draws::fill_normal(*call.rng, v, static_cast<std::size_t>(K));
       for (std::int64_t b = 0, k0 = 0; k0 < K; ++b, k0 += bk) {
         const double scale = 448.0 / amax[static_cast<std::size_t>(b)];
         for (std::int64_t k = k0; k < std::min(K, k0 + bk); ++k)
-          codes[(n0 + r) * K + k] = float_to_e4m3(static_cast<float>(v[r * K + k] * scale));
+          codes[(n0 + r) * K + k] = float_to_e4m3(static_cast<float>(v[k] * scale));
       }
+    }
   }
 }
 

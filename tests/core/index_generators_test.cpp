@@ -271,6 +271,17 @@ TEST_CASE("e4m3_weights: finite codes, each block's largest at 448, normal withi
   CHECK(codes.size() == 254);
   CHECK_FALSE(codes.count(0x7f));
   CHECK_FALSE(codes.count(0xff));
+  // One scale for a whole layer larger than the generator buffers: drawn twice from one stream.
+  Draw tensor("e4m3_weights", {4100, 4096}, {{"rows", 4100}, {"cols", 4096}}, 4, kTypicalMode, DType::fp8);
+  tensor.run();
+  double largest = 0;
+  bool finite = true;
+  for (unsigned char c : tensor.out.bytes) {
+    finite = finite && (c & 0x7f) != 0x7f;
+    largest = std::max(largest, std::fabs(static_cast<double>(e4m3_to_float(c))));
+  }
+  CHECK(finite);
+  CHECK(largest == 448.0);
   Draw bad("e4m3_weights", {4, 4}, {{"rows", 0}, {"cols", 4}}, 1, kTypicalMode, DType::fp8);
   CHECK_THROWS_AS(bad.run(), InputError);
 }
