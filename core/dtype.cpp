@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "core/input_error.hpp"
 
@@ -14,7 +15,8 @@ DType parse_dtype(const std::string& name) {
   if (name == "f64" || name == "double") return DType::f64;
   if (name == "i32" || name == "int") return DType::i32;
   if (name == "i64") return DType::i64;
-  throw InputError("unknown dtype '" + name + "' (expected bf16, f16, f32, f64, i32 or i64)");
+  if (name == "fp8" || name == "e4m3") return DType::fp8;
+  throw InputError("unknown dtype '" + name + "' (expected bf16, f16, f32, f64, i32, i64 or fp8)");
 }
 
 std::string dtype_name(DType t) {
@@ -25,6 +27,7 @@ std::string dtype_name(DType t) {
     case DType::f64: return "f64";
     case DType::i32: return "i32";
     case DType::i64: return "i64";
+    case DType::fp8: return "fp8";
   }
   return "?";
 }
@@ -37,12 +40,14 @@ std::string dtype_cuda_type(DType t) {
     case DType::f64: return "double";
     case DType::i32: return "int";
     case DType::i64: return "long long";
+    case DType::fp8: return "__nv_fp8_e4m3";
   }
   return "?";
 }
 
 std::size_t dtype_size(DType t) {
   switch (t) {
+    case DType::fp8: return 1;
     case DType::bf16:
     case DType::f16: return 2;
     case DType::f32:
@@ -104,6 +109,33 @@ float f16_to_float(std::uint16_t h) {
   return out;
 }
 
+std::uint8_t float_to_e4m3(float f) {
+  // On the float's bits: a weight generator converts 10^8 values, so no frexp or ldexp.
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  const auto sign = static_cast<std::uint8_t>((u >> 24) & 0x80u);
+  const std::uint32_t a = u & 0x7fffffffu;
+  if (a > 0x7f800000u) return 0x7f;
+  // From 464 (448 and half a step: the tie goes to 448's even mantissa) up, infinity included.
+  if (a >= 0x43e80000u) return static_cast<std::uint8_t>(sign | 0x7e);
+  if (a < 0x3c800000u) {  // below 2^-6: multiples of 2^-9 (subnormals), 8 of them being 2^-6
+    float v;
+    std::memcpy(&v, &a, 4);
+    return static_cast<std::uint8_t>(sign | static_cast<std::uint8_t>(std::nearbyint(v * 512.0f)));
+  }
+  // Rebias the exponent from 127 to 7 and round the 23-bit mantissa to 3 bits, to nearest even;
+  // a carry out of the mantissa moves into the exponent, as it should.
+  const std::uint32_t r = a + 0x7ffffu + ((a >> 20) & 1u);
+  return static_cast<std::uint8_t>(sign | ((r >> 20) - (120u << 3)));
+}
+
+float e4m3_to_float(std::uint8_t code) {
+  const int exp = (code >> 3) & 0xf, mant = code & 7;
+  if (exp == 15 && mant == 7) return std::numeric_limits<float>::quiet_NaN();
+  const float v = exp == 0 ? std::ldexp(static_cast<float>(mant), -9) : std::ldexp(1.0f + mant / 8.0f, exp - 7);
+  return (code & 0x80) ? -v : v;
+}
+
 double load_element(const void* data, DType t, std::size_t i) {
   const auto* p = static_cast<const unsigned char*>(data);
   switch (t) {
@@ -137,6 +169,7 @@ double load_element(const void* data, DType t, std::size_t i) {
       std::memcpy(&v, p + 8 * i, 8);
       return static_cast<double>(v);
     }
+    case DType::fp8: return e4m3_to_float(p[i]);
   }
   return 0;
 }
@@ -172,6 +205,11 @@ void store_element(void* data, DType t, std::size_t i, double value) {
       std::memcpy(p + 8 * i, &v, 8);
       return;
     }
+    case DType::fp8:
+      // Through float, as a kernel converts: the double is rounded twice, which only matters for
+      // values within 2^-24 relative of an e4m3 midpoint.
+      p[i] = float_to_e4m3(static_cast<float>(value));
+      return;
   }
 }
 

@@ -6,9 +6,11 @@
 
 namespace hone {
 
-enum class DType { bf16, f16, f32, f64, i32, i64 };
+// fp8 is e4m3 (__nv_fp8_e4m3): 4 exponent bits (bias 7), 3 mantissa bits, no infinity; 0x7f
+// and 0xff are its only NaNs, 448 its largest finite value.
+enum class DType { bf16, f16, f32, f64, i32, i64, fp8 };
 
-/// Parses "bf16", "f16", "f32", "f64", "i32", "i64"; throws InputError otherwise.
+/// Parses "bf16", "f16", "f32", "f64", "i32", "i64", "fp8"; throws InputError otherwise.
 DType parse_dtype(const std::string& name);
 std::string dtype_name(DType t);
 /// The CUDA C++ spelling (__nv_bfloat16, __half, float, ...).
@@ -21,6 +23,10 @@ std::uint16_t float_to_bf16(float f);
 float bf16_to_float(std::uint16_t b);
 std::uint16_t float_to_f16(float f);
 float f16_to_float(std::uint16_t h);
+/// e4m3 from float as CUDA's __nv_fp8_e4m3(float) converts (round to nearest even, saturating
+/// to +-448: there is no infinity; NaN becomes 0x7f), and back (exact).
+std::uint8_t float_to_e4m3(float f);
+float e4m3_to_float(std::uint8_t code);
 
 /// Reads element i of a buffer of type t as double; stores a double into element i (rounded).
 double load_element(const void* data, DType t, std::size_t i);

@@ -10,11 +10,16 @@ extern const IndexGenerator kBlockTableGenerator;
 extern const IndexGenerator kPositionsGenerator;
 extern const IndexGenerator kSlotsGenerator;
 extern const IndexGenerator kExpertIdsGenerator;
+extern const IndexGenerator kE4m3WeightsGenerator;
+extern const IndexGenerator kBlockScalesGenerator;
+extern const IndexGenerator kInt4WeightsGenerator;
+extern const IndexGenerator kInt4ZerosGenerator;
 
 const std::vector<const IndexGenerator*>& index_generators() {
   static const std::vector<const IndexGenerator*> all = [] {
     std::vector<const IndexGenerator*> v{&kSeqLensGenerator, &kBlockTableGenerator, &kPositionsGenerator, &kSlotsGenerator,
-                                         &kExpertIdsGenerator};
+                                         &kExpertIdsGenerator, &kE4m3WeightsGenerator, &kBlockScalesGenerator,
+                                         &kInt4WeightsGenerator, &kInt4ZerosGenerator};
     std::sort(v.begin(), v.end(), [](const IndexGenerator* a, const IndexGenerator* b) { return a->kind < b->kind; });
     return v;
   }();

@@ -4,8 +4,10 @@
 // a spec names in an argument's `init`. A generator has a typical mode and adversarial modes (the
 // hidden tests draw each of them); one that addresses rows of another buffer also says which
 // items its values address, so that the rest of that buffer can be poisoned or checked untouched
-// (AddressedBy in core/op_spec.hpp). One file per kind in core/index/, listed in
-// core/index_generator.cpp.
+// (AddressedBy in core/op_spec.hpp). The quantized weight formats are drawn the same way: their
+// codes, scales and zero points hang together in ways no per-element distribution expresses
+// (an FP8 block's largest code is 448 / its scale, an int32 holds eight nibbles). One file per
+// kind in core/index/, listed in core/index_generator.cpp.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -55,6 +57,7 @@ struct IndexGenerator {
   /// Whether adversarial `mode` means something at these parameters (expert ids from other GPUs
   /// only where the spec allows them); null: every mode does.
   bool (*offers)(const std::string& mode, const std::map<std::string, std::int64_t>& params) = nullptr;
+  std::vector<DType> dtypes = {};  // the element types it fills; empty: any integer type
 };
 
 /// Every generator kind, sorted by kind.

@@ -115,7 +115,12 @@ struct SpecReader {
       for (const IndexGenerator* k : index_generators()) known += (known.empty() ? "" : ", ") + k->kind;
       fail(where + ".index '" + init.kind + "' is not an index generator (known: " + known + ")");
     }
-    if (dtype_is_float(a.dtype)) fail(where + ": an index input holds integers, not " + dtype_name(a.dtype));
+    if (g->dtypes.empty() && dtype_is_float(a.dtype)) fail(where + ": an index input holds integers, not " + dtype_name(a.dtype));
+    if (!g->dtypes.empty() && std::find(g->dtypes.begin(), g->dtypes.end(), a.dtype) == g->dtypes.end()) {
+      std::string known;
+      for (DType t : g->dtypes) known += (known.empty() ? "" : " or ") + dtype_name(t);
+      fail(where + ": a " + init.kind + " input holds " + known + ", not " + dtype_name(a.dtype));
+    }
     if (a.dims.size() != g->rank)
       fail(where + ": a " + init.kind + " input has " + std::to_string(g->rank) + " dims, '" + a.name + "' has " + std::to_string(a.dims.size()));
     for (const auto& [key, value] : j.items()) {
@@ -301,8 +306,10 @@ std::string OpSpec::signature() const {
   for (size_t i = 0; i < args.size(); ++i) {
     if (i) s += ", ";
     const ArgSpec& a = args[i];
-    // Spelled as DESIGN.md writes the contracts: bf16 for __nv_bfloat16, C names for the rest.
-    const std::string t = a.dtype == DType::bf16 || a.dtype == DType::f16 ? dtype_name(a.dtype) : dtype_cuda_type(a.dtype);
+    // Spelled as DESIGN.md writes the contracts: bf16 for __nv_bfloat16, fp8 for __nv_fp8_e4m3, C
+    // names for the rest.
+    const bool short_name = a.dtype == DType::bf16 || a.dtype == DType::f16 || a.dtype == DType::fp8;
+    const std::string t = short_name ? dtype_name(a.dtype) : dtype_cuda_type(a.dtype);
     s += std::string(a.is_const ? "const " : "") + t + (a.pointer ? "* " : " ") + a.name;
   }
   return s + ")";

@@ -12,6 +12,7 @@ namespace {
 // once stored, yet far outside any value a kernel computes.
 double garbage_limit(DType t) {
   switch (t) {
+    case DType::fp8: return 400.0;
     case DType::f16: return 3.0e4;
     case DType::bf16:
     case DType::f32: return 1.0e30;

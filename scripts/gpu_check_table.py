@@ -12,14 +12,16 @@ import sys
 
 
 def eval_formula(text, symbols):
-    # Spec formulas are integer arithmetic over shape symbols: nothing else may reach eval.
-    if not re.fullmatch(r"[A-Za-z0-9_+\-*/() ]+", text):
-        raise ValueError(f"formula {text!r} has characters other than symbols and + - * / ( )")
-    names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+    # Spec formulas are integer arithmetic over shape symbols and ceil_div: nothing else may reach eval.
+    if not re.fullmatch(r"[A-Za-z0-9_+\-*/(), ]+", text):
+        raise ValueError(f"formula {text!r} has characters other than symbols, ceil_div and + - * / ( )")
+    names = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)) - {"ceil_div"}
     missing = names - set(symbols)
     if missing:
         raise ValueError(f"formula {text!r} uses {sorted(missing)} that the entry does not give")
-    return eval(text.replace("/", "//"), {"__builtins__": {}}, dict(symbols))
+    scope = dict(symbols)
+    scope["ceil_div"] = lambda a, b: -(-a // b)
+    return eval(text.replace("/", "//"), {"__builtins__": {}}, scope)
 
 
 def main():

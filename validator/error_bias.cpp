@@ -9,6 +9,7 @@ double rounding_unit(DType dtype) {
   switch (dtype) {
     case DType::bf16: return 0x1p-8;
     case DType::f16: return 0x1p-11;
+    case DType::fp8: return 0x1p-4;
     case DType::f32: return 0x1p-24;
     case DType::f64: return 0x1p-53;
     default: return 0;

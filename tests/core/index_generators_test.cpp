@@ -3,8 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
 #include <set>
 
+#include "core/index/quant_draws.hpp"
 #include "core/index_generator.hpp"
 #include "core/input_error.hpp"
 
@@ -51,7 +55,7 @@ TEST_CASE("index generators: the registry lists each kind once, with modes and p
     CHECK_FALSE(g->summary.empty());
     CHECK(static_cast<bool>(g->generate));
   }
-  for (const char* k : {"seq_lens", "block_table", "positions", "slots", "expert_ids"}) CHECK(kinds.count(k));
+  for (const char* k : {"seq_lens", "block_table", "positions", "slots", "expert_ids", "e4m3_weights", "block_scales", "int4_weights", "int4_zeros"}) CHECK(kinds.count(k));
   CHECK(find_index_generator("nope") == nullptr);
 }
 
@@ -245,4 +249,109 @@ TEST_CASE("expert_ids: distinct within a token, shared and unshared experts, rem
   CHECK(remote > 100);
   const IndexGenerator* g = find_index_generator("expert_ids");
   CHECK_FALSE(g->offers("remote", {{"experts", 8}, {"remote", 0}}));
+}
+
+TEST_CASE("e4m3_weights: finite codes, each block's largest at 448, normal within, all_codes draws every finite code") {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    Draw d("e4m3_weights", {6, 20}, {{"rows", 4}, {"cols", 8}}, seed, kTypicalMode, DType::fp8);
+    d.run();
+    std::map<std::pair<int, int>, double> amax;
+    int zeros = 0;
+    for (int n = 0; n < 6; ++n)
+      for (int k = 0; k < 20; ++k) {
+        const double v = d.out.at(static_cast<std::size_t>(n * 20 + k));
+        REQUIRE(std::isfinite(v));
+        double& a = amax[{n / 4, k / 8}];
+        a = std::max(a, std::fabs(v));
+        zeros += v == 0;
+      }
+    CHECK(amax.size() == 6);  // 2 x 3 blocks, the edge ones partial
+    for (const auto& [block, a] : amax) CHECK(a == 448.0);
+    CHECK(zeros < 10);
+  }
+  Draw all("e4m3_weights", {64, 64}, {{"rows", 1}, {"cols", 64}}, 3, "all_codes", DType::fp8);
+  all.run();
+  std::set<unsigned> codes(all.out.bytes.begin(), all.out.bytes.end());
+  CHECK(codes.size() == 254);
+  CHECK_FALSE(codes.count(0x7f));
+  CHECK_FALSE(codes.count(0xff));
+  // One scale for a whole layer larger than the generator buffers: drawn twice from one stream.
+  Draw tensor("e4m3_weights", {4100, 4096}, {{"rows", 4100}, {"cols", 4096}}, 4, kTypicalMode, DType::fp8);
+  tensor.run();
+  double largest = 0;
+  bool finite = true;
+  for (unsigned char c : tensor.out.bytes) {
+    finite = finite && (c & 0x7f) != 0x7f;
+    largest = std::max(largest, std::fabs(static_cast<double>(e4m3_to_float(c))));
+  }
+  CHECK(finite);
+  CHECK(largest == 448.0);
+  Draw bad("e4m3_weights", {4, 4}, {{"rows", 0}, {"cols", 4}}, 1, kTypicalMode, DType::fp8);
+  CHECK_THROWS_AS(bad.run(), InputError);
+}
+
+TEST_CASE("block_scales: amax / levels of a block of normal weights, row stds 0.01..0.04") {
+  // The largest |z| of 16384 normal draws is about 4.0 (its median), rarely outside 3.5..5.
+  Draw fp8("block_scales", {64, 32}, {{"block", 128 * 128}, {"levels", 448}}, 7, kTypicalMode, DType::f32);
+  fp8.run();
+  std::vector<double> v;
+  for (std::size_t i = 0; i < fp8.out.count; ++i) v.push_back(fp8.out.at(i) * 448.0);
+  std::sort(v.begin(), v.end());
+  CHECK(v.front() > 0.01 * 3.3);
+  CHECK(v.back() < 0.04 * 5.5);
+  // Within one row the std is one: the spread is the extreme's own, a few percent.
+  double lo = 1e9, hi = 0;
+  for (int c = 0; c < 32; ++c) lo = std::min(lo, fp8.out.at(c)), hi = std::max(hi, fp8.out.at(c));
+  CHECK(hi / lo < 1.6);
+  CHECK(hi / lo > 1.01);
+  // Symmetric INT4 in groups of 128 (amax / 7), asymmetric ((max - min) / 15), in bf16.
+  Draw sym("block_scales", {16, 4}, {{"block", 128}, {"levels", 7}}, 2, kTypicalMode, DType::bf16);
+  Draw asym("block_scales", {16, 4}, {{"block", 128}, {"levels", 15}, {"asymmetric", 1}}, 2, kTypicalMode, DType::bf16);
+  sym.run();
+  asym.run();
+  for (std::size_t i = 0; i < sym.out.count; ++i) {
+    CHECK(sym.out.at(i) > 0.01 * 1.8 / 7);
+    CHECK(sym.out.at(i) < 0.04 * 4.0 / 7);
+    CHECK(asym.out.at(i) > 0.01 * 3.6 / 15);
+    CHECK(asym.out.at(i) < 0.04 * 8.0 / 15);
+  }
+  // The wide mode spreads one row's scales by far more than a block's extreme does.
+  Draw wide("block_scales", {1, 64}, {{"block", 128}, {"levels", 7}}, 2, "wide", DType::f32);
+  wide.run();
+  lo = 1e9, hi = 0;
+  for (std::size_t c = 0; c < 64; ++c) lo = std::min(lo, wide.out.at(c)), hi = std::max(hi, wide.out.at(c));
+  CHECK(hi / lo > 100);
+}
+
+TEST_CASE("block_scales: the sampled extreme has the distribution of the largest of n draws") {
+  // P(max |z| of n draws <= t) = (2 Phi(t) - 1)^n: at the drawn quantile u the identity holds.
+  for (double u : {0.01, 0.3, 0.5, 0.9, 0.999}) {
+    for (std::int64_t n : {2, 128, 16384}) {
+      const double t = quant_draws::max_abs_normal(n, u);
+      CHECK(std::pow(std::erf(t / std::sqrt(2.0)), static_cast<double>(n)) == doctest::Approx(u).epsilon(1e-9));
+      const double m = quant_draws::max_normal(n, u);
+      if (u > 0.25 || n > 2) CHECK(std::pow(0.5 * std::erfc(-m / std::sqrt(2.0)), static_cast<double>(n)) == doctest::Approx(u).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("int4_weights and int4_zeros: every nibble value in every position, symmetric zeros are 8") {
+  Draw w("int4_weights", {16, 8}, {}, 5);
+  w.run();
+  std::set<std::pair<int, unsigned>> seen;  // (position, nibble)
+  for (std::size_t i = 0; i < w.out.count; ++i) {
+    std::uint32_t word;
+    std::memcpy(&word, w.out.bytes.data() + 4 * i, 4);
+    for (int j = 0; j < 8; ++j) seen.insert({j, (word >> (4 * j)) & 15u});
+  }
+  CHECK(seen.size() == 8 * 16);
+  Draw z("int4_zeros", {4, 32}, {}, 5);
+  z.run();
+  std::set<unsigned> zeros;
+  for (std::size_t i = 0; i < z.out.count; ++i)
+    for (int j = 0; j < 8; ++j) zeros.insert((static_cast<std::uint32_t>(z.out.at(i)) >> (4 * j)) & 15u);
+  CHECK(zeros.size() == 16);
+  Draw s("int4_zeros", {2, 3}, {}, 5, "symmetric");
+  s.run();
+  for (std::size_t i = 0; i < s.out.count; ++i) CHECK(static_cast<std::uint32_t>(static_cast<std::int64_t>(s.out.at(i))) == 0x88888888u);
 }

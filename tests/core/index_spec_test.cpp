@@ -77,7 +77,7 @@ TEST_CASE("index specs: the test families load with their index inputs in depend
 
 TEST_CASE("index specs: malformed declarations are refused naming the spec and the problem") {
   check_refused("paged_sum", [](auto& j) { arg(j, "seq_lens")["init"]["index"] = "lengths"; },
-                "init.index 'lengths' is not an index generator (known: block_table, expert_ids, positions, seq_lens, slots)");
+                "init.index 'lengths' is not an index generator (known: block_scales, block_table, e4m3_weights, expert_ids, int4_weights, int4_zeros, positions, seq_lens, slots)");
   check_refused("paged_sum", [](auto& j) { arg(j, "seq_lens")["init"].erase("max"); }, "lacks 'max', a parameter of seq_lens");
   check_refused("paged_sum", [](auto& j) { arg(j, "seq_lens")["init"]["longest"] = 3; }, "init.longest is not a parameter of seq_lens");
   check_refused("paged_sum", [](auto& j) { arg(j, "seq_lens")["init"]["max"] = "context"; }, "uses 'context', which is not defined there");
@@ -85,6 +85,8 @@ TEST_CASE("index specs: malformed declarations are refused naming the spec and t
                 "init.lengths names 'cache', which is not an index input");
   check_refused("paged_sum", [](auto& j) { arg(j, "block_table")["dims"] = {"batch"}; }, "a block_table input has 2 dims, 'block_table' has 1");
   check_refused("paged_sum", [](auto& j) { arg(j, "seq_lens")["type"] = "const float*"; }, "an index input holds integers, not f32");
+  check_refused("paged_sum", [](auto& j) { arg(j, "block_table")["init"] = {{"index", "e4m3_weights"}, {"rows", 1}, {"cols", 1}}; },
+                "a e4m3_weights input holds fp8, not i32");
   check_refused("paged_sum", [](auto& j) { arg(j, "cache")["addressed_by"]["index"] = "seq_lens"; },
                 "'cache' addressed_by.index names 'seq_lens', which is not an index input that addresses items");
   check_refused("paged_sum", [](auto& j) { arg(j, "cache")["addressed_by"]["offset"] = "slot * D"; }, "uses 'slot'");

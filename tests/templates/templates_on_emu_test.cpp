@@ -1,7 +1,8 @@
 // Every op family on the emu device, through the real worker: its reference runs, and its variant
 // templates agree with it within the spec's tolerance and without bias, at a small shape of each
-// family. Up to 12 configurations per family, spread evenly over each variant's space, every
-// variant represented; with HONE_TEMPLATES_ON_EMU_ALL=1, every configuration (minutes).
+// family (the quantized ones at each weight layout). Up to 12 configurations per family and
+// shape, spread evenly over each variant's space, every variant represented; with
+// HONE_TEMPLATES_ON_EMU_ALL=1, every configuration (minutes).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,17 +22,21 @@ using namespace hone;
 
 namespace {
 
-// Small shapes inside every variant's constraints, with a few rows and heads left over.
-const std::map<std::string, Bindings> kShapes = {
-    {"rmsnorm", {{"tokens", 3}, {"hidden", 256}}},
-    {"fused_add_rmsnorm", {{"tokens", 3}, {"hidden", 256}}},
-    {"silu_mul", {{"tokens", 3}, {"inter", 1024}}},
-    {"gemv", {{"M", 2}, {"N", 64}, {"K", 1024}}},
-    {"gdn_decode", {{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}},
+// Small shapes inside every variant's constraints, with a few rows and heads left over; the
+// quantized families also at their other layouts (per-channel FP8 scales, one INT4 group a row).
+const std::map<std::string, std::vector<Bindings>> kShapes = {
+    {"rmsnorm", {{{"tokens", 3}, {"hidden", 256}}}},
+    {"fused_add_rmsnorm", {{{"tokens", 3}, {"hidden", 256}}}},
+    {"silu_mul", {{{"tokens", 3}, {"inter", 1024}}}},
+    {"gemv", {{{"M", 2}, {"N", 64}, {"K", 1024}}}},
+    {"gemv_fp8",
+     {{{"M", 3}, {"N", 40}, {"K", 1040}, {"BN", 16}, {"BK", 128}}, {{"M", 2}, {"N", 24}, {"K", 2048}, {"BN", 1}, {"BK", 2048}}}},
+    {"gemv_w4", {{{"M", 3}, {"N", 48}, {"K", 1024}, {"G", 128}}, {{"M", 2}, {"N", 16}, {"K", 1024}, {"G", 1024}}}},
+    {"gdn_decode", {{{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}}},
     // partial rotary (ROT < D), and qk_norm_rope with Qwen3-Next's gated q heads (QH = 2*D)
-    {"rope", {{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"ROT", 32}, {"MAXPOS", 50}}},
-    {"qk_norm_rope", {{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"QH", 128}, {"ROT", 32}, {"MAXPOS", 50}}},
-    {"attention_decode", {{"batch", 3}, {"HQ", 8}, {"HKV", 2}, {"D", 64}, {"PAGE", 16}, {"MAXP", 4}, {"q_stride", 768}, {"page_stride", 2048}}},
+    {"rope", {{{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"ROT", 32}, {"MAXPOS", 50}}}},
+    {"qk_norm_rope", {{{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"QH", 128}, {"ROT", 32}, {"MAXPOS", 50}}}},
+    {"attention_decode", {{{"batch", 3}, {"HQ", 8}, {"HKV", 2}, {"D", 64}, {"PAGE", 16}, {"MAXP", 4}, {"q_stride", 768}, {"page_stride", 2048}}}},
 };
 std::size_t per_family() {
   const char* all = std::getenv("HONE_TEMPLATES_ON_EMU_ALL");
@@ -87,41 +92,45 @@ TEST_CASE("templates: every family's reference and variants agree on the emu dev
     CAPTURE(name);
     REQUIRE_MESSAGE(kShapes.count(name), "no small shape for family " << name << " in this test");
     const OpSpec op = load_op(templates_root(), name);
-    const Bindings& shape = kShapes.at(name);
-    const auto space = template_space(op, shape);
-    const auto points = sample(space, per_family());
-    std::set<std::string> variants_in_space, variants_run;
-    for (const auto& p : space) variants_in_space.insert(p.variant->name);
-    CHECK(variants_in_space.size() == op.variants.size());  // the shape leaves no variant out
+    for (const Bindings& shape : kShapes.at(name)) {
+      std::string shape_text;
+      for (const auto& [k, v] : shape) shape_text += (shape_text.empty() ? "" : ",") + k + "=" + std::to_string(v);
+      CAPTURE(shape_text);
+      const auto space = template_space(op, shape);
+      const auto points = sample(space, per_family());
+      std::set<std::string> variants_in_space, variants_run;
+      for (const auto& p : space) variants_in_space.insert(p.variant->name);
+      CHECK(variants_in_space.size() == op.variants.size());  // the shape leaves no variant out
 
-    std::vector<Candidate> candidates{reference_candidate(op)};
-    for (const auto& p : points) candidates.push_back(render_template(op, *p.variant, p.config, shape));
-    const std::vector<EmuBuild> builds = build_all(candidates, op);
-    for (std::size_t i = 0; i < builds.size(); ++i) REQUIRE_MESSAGE(builds[i].ok, candidates[i].label() << ":\n" << builds[i].log);
+      std::vector<Candidate> candidates{reference_candidate(op)};
+      for (const auto& p : points) candidates.push_back(render_template(op, *p.variant, p.config, shape));
+      const std::vector<EmuBuild> builds = build_all(candidates, op);
+      for (std::size_t i = 0; i < builds.size(); ++i) REQUIRE_MESSAGE(builds[i].ok, candidates[i].label() << ":\n" << builds[i].log);
 
-    const KernelUnderTest reference = under_test(candidates[0], builds[0]);
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-      CAPTURE(candidates[i].label());
-      EvaluationRequest r;
-      r.spec_dir = op.dir;
-      r.shape = shape;
-      r.reference = reference;
-      r.candidate = under_test(candidates[i], builds[i]);
-      r.seeds = {1, 2};
-      r.time = false;
-      const Verdict v = worker.evaluate(r);
-      CHECK_MESSAGE(v.pass, v.stage << ": " << v.reason);
-      if (i > 0) variants_run.insert(candidates[i].variant);
-      if (i > 0 && v.pass) ++accepted;
-      const double ratio = v.detail.contains("error_bias") ? v.detail["error_bias"].value("ratio", 0.0) : 0.0;
-      if (ratio > worst_bias) {
-        worst_bias = ratio;
-        worst_bias_of = candidates[i].label() + " (" + v.detail["error_bias"].dump() + ")";
+      const KernelUnderTest reference = under_test(candidates[0], builds[0]);
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        CAPTURE(candidates[i].label());
+        EvaluationRequest r;
+        r.spec_dir = op.dir;
+        r.shape = shape;
+        r.reference = reference;
+        r.candidate = under_test(candidates[i], builds[i]);
+        r.seeds = {1, 2};
+        r.time = false;
+        const Verdict v = worker.evaluate(r);
+        CHECK_MESSAGE(v.pass, v.stage << ": " << v.reason);
+        if (i > 0) variants_run.insert(candidates[i].variant);
+        if (i > 0 && v.pass) ++accepted;
+        const double ratio = v.detail.contains("error_bias") ? v.detail["error_bias"].value("ratio", 0.0) : 0.0;
+        if (ratio > worst_bias) {
+          worst_bias = ratio;
+          worst_bias_of = candidates[i].label() + " (" + v.detail["error_bias"].dump() + ")";
+        }
       }
+      CHECK(variants_run == variants_in_space);
+      MESSAGE(name << ": the reference and " << points.size() << " of " << space.size()
+                   << " configurations agree with the reference on emu at " << shape_text);
     }
-    CHECK(variants_run == variants_in_space);
-    MESSAGE(name << ": the reference and " << points.size() << " of " << space.size()
-                 << " configurations agree with the reference on emu");
   }
   CHECK(worker.started() == 1);  // nothing ended a worker
   CHECK(worst_bias < 1);

@@ -29,7 +29,7 @@ TEST_CASE("model import: FP8 per-channel Llama-3.1-8B: gemv_fp8 with BN = 1, BK 
   CHECK(tp2.dim("down_proj", "BK") == 7168);  // the K of this GPU's shard
   CHECK(tp2.dim("o_proj", "BK") == 2048);
 
-  // Today gemv_fp8 is not in templates/: the layers are listed with their dims, not dropped.
+  // With the first four families only, gemv_fp8 layers are listed with their dims, not dropped.
   const Imported today = import_config("llama-3.1-8b-fp8", 1, todays_families());
   CHECK_FALSE(today.tuned("qkv_proj"));
   CHECK(today.family("qkv_proj") == "gemv_fp8");

@@ -24,7 +24,7 @@ inline constexpr int kFormatVersion = 1;
 struct ArgLayout {
   std::string name;
   std::string type;    // CUDA spelling: "const __nv_bfloat16*", "int", "float"
-  std::string dtype;   // "bf16", "f32", "i32"
+  std::string dtype;   // "bf16", "f32", "i32", "fp8" (e4m3, one byte)
   std::string role;    // "in" | "out" | "inout" | "scratch" | "scalar"
   std::vector<std::string> dims;  // buffers: row-major dims as expressions
   std::string value;   // integer scalars: the expression the argument must equal, "" when free
