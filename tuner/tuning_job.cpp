@@ -102,8 +102,8 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   }
   const DeviceRate rate = device_rate(report.device);
   for (const auto& line : estimate_lines(estimate_job(work, rate), rate, report.device.id(),
-                                         fmt::format("at most {} kernels (the candidates and the reference){}", per_task,
-                                                     done_before ? fmt::format("; {} tasks done in an earlier run not counted", done_before) : "")))
+                                         fmt::format("at most {} kernels (the candidates and the reference)", per_task),
+                                         done_before ? fmt::format("{} tasks an earlier run finished under this plan are left out", done_before) : ""))
     progress.note(line);
 
   std::unique_ptr<Worker> worker;

@@ -35,20 +35,20 @@ std::string duration_words(double seconds) {
 }
 
 std::vector<std::string> estimate_lines(const JobEstimate& e, const DeviceRate& rate, const std::string& device,
-                                        const std::string& per_task) {
+                                        const std::string& per_task, const std::string& left_out) {
   std::vector<std::string> out;
   if (!e.known) {
     out.push_back(fmt::format("expected time on {}: not estimated, no rate is known for this device ({})", device,
                               rate.source.empty() ? "nothing runs on it" : rate.source));
     return out;
   }
-  out.push_back(fmt::format("expected time on {}: about {} for {} tasks, {} kernels ({}: {:.3g} GB/s, {:.3g} GFLOP/s)", device,
-                            duration_words(e.seconds), e.tasks, e.candidates, rate.source, rate.bytes_per_s / 1e9,
-                            rate.flops_per_s / 1e9));
+  const std::string how_long = e.seconds < 1 ? duration_words(e.seconds) : "about " + duration_words(e.seconds);
+  out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}: {:.3g} GB/s, {:.3g} GFLOP/s)", device, how_long,
+                            e.tasks, e.candidates, rate.source, rate.bytes_per_s / 1e9, rate.flops_per_s / 1e9));
   out.push_back(fmt::format("the estimate assumes {} launches per kernel at the task's shape (checks, reference and timing), "
                             "{} per task, each launch as slow as the spec's bytes or flops at that rate; compiles and "
-                            "worker start-up are not counted",
-                            e.launches_per_candidate, per_task));
+                            "worker start-up are not counted{}",
+                            e.launches_per_candidate, per_task, left_out.empty() ? "" : "; " + left_out));
   return out;
 }
 

@@ -54,8 +54,8 @@ std::string duration_words(double seconds);
 
 /// The two lines a job prints before it starts: the expected time (or why there is none) and
 /// what the estimate assumes. `per_task` names what a task's candidates are ("2 candidates and
-/// the reference").
+/// the reference"); `left_out`, when given, says what the estimate does not count.
 std::vector<std::string> estimate_lines(const JobEstimate& estimate, const DeviceRate& rate, const std::string& device,
-                                        const std::string& per_task);
+                                        const std::string& per_task, const std::string& left_out = "");
 
 }  // namespace hone

@@ -59,6 +59,10 @@ TEST_CASE("job estimate: a known rate prints the time and what it assumes") {
   CHECK(lines[0].find("about 2 min 24 s") != std::string::npos);
   CHECK(lines[1].find("24 launches per kernel") != std::string::npos);
   CHECK(lines[1].find("a candidate and the reference per task") != std::string::npos);
+  CHECK(lines[1].find("left out") == std::string::npos);
+  const auto short_job = estimate_lines(estimate_job({{1e6, 0, 1}}, rate_of(1, 1), 24), rate_of(1, 1), "emu:cpu", "one", "2 tasks left out");
+  CHECK_MESSAGE(short_job[0].find("expected time on emu:cpu: under 1 s for 1 tasks") == 0, short_job[0]);
+  CHECK(short_job[1].find("; 2 tasks left out") != std::string::npos);
 }
 
 TEST_CASE("job estimate: durations in words") {
