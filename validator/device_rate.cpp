@@ -6,6 +6,7 @@
 
 #include "runtime/device_select.hpp"
 #include "runtime/emu_compiler.hpp"
+#include "runtime/nvrtc_compiler.hpp"
 
 namespace hone {
 
@@ -24,7 +25,25 @@ extern "C" __global__ void hone_calibrate(float* out, const float* x, int n, int
 }
 )";
 
+// What every family kernel compiles against: the bf16 header is most of a small kernel's NVRTC time.
+constexpr const char* kCompileSource = R"(
+#include <cuda_bf16.h>
+extern "C" __global__ void hone_calibrate_compile(__nv_bfloat16* out, const __nv_bfloat16* x, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = __float2bfloat16(__bfloat162float(x[i]) * 2.0f);
+}
+)";
+
 }  // namespace
+
+double measure_compile_seconds(const std::string& arch) {
+  try {
+    const NvrtcResult r = nvrtc_compile({kCompileSource, "calibration.cu", arch, {}});
+    return r.ok ? r.compile_ms / 1e3 : 0;
+  } catch (const std::invalid_argument&) {
+    return 0;  // an architecture this NVRTC does not know: the job itself says so
+  }
+}
 
 DeviceRate measure_emu_rate(long long elements, int reps) {
   const EmuBuild build = compile_for_emu({kCalibrationSource, "hone_calibrate", {"float*", "const float*", "int", "int"}, 900});
@@ -69,6 +88,12 @@ DeviceRate measure_emu_rate(long long elements, int reps) {
 }
 
 DeviceRate device_rate(const DeviceInfo& device) {
+  DeviceRate rate = launch_rate(device);
+  rate.compile_s = measure_compile_seconds(device.arch.empty() ? "sm_90" : device.arch);
+  return rate;
+}
+
+DeviceRate launch_rate(const DeviceInfo& device) {
   DeviceRate rate;
   if (device.kind == "emu") {
     // A broken emulator shows in the job's own checks, with their reasons; the estimate only

@@ -16,11 +16,12 @@ double launch_seconds(const TaskWork& task, const DeviceRate& rate) {
 JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate, int launches_per_candidate) {
   JobEstimate e;
   e.known = rate.known();
+  e.launches = rate.launches_known();
   e.tasks = tasks.size();
   e.launches_per_candidate = launches_per_candidate;
   for (const auto& t : tasks) {
     e.candidates += t.candidates;
-    e.seconds += launch_seconds(t, rate) * static_cast<double>(t.candidates) * launches_per_candidate;
+    e.seconds += (rate.compile_s + launch_seconds(t, rate) * launches_per_candidate) * static_cast<double>(t.candidates);
   }
   if (!e.known) e.seconds = 0;
   return e;
@@ -43,12 +44,21 @@ std::vector<std::string> estimate_lines(const JobEstimate& e, const DeviceRate& 
     return out;
   }
   const std::string how_long = e.seconds < 1 ? duration_words(e.seconds) : "about " + duration_words(e.seconds);
-  out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}: {:.3g} GB/s, {:.3g} GFLOP/s)", device, how_long,
-                            e.tasks, e.candidates, rate.source, rate.bytes_per_s / 1e9, rate.flops_per_s / 1e9));
-  out.push_back(fmt::format("the estimate assumes {} launches per kernel at the task's shape (checks, reference and timing), "
-                            "{} per task, each launch as slow as the spec's bytes or flops at that rate; compiles and "
-                            "worker start-up are not counted{}",
-                            e.launches_per_candidate, per_task, left_out.empty() ? "" : "; " + left_out));
+  const std::string compile = rate.compile_s > 0 ? fmt::format("NVRTC {:.2g} s a kernel", rate.compile_s) : "compile time unknown";
+  if (e.launches)
+    out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}: {:.3g} GB/s, {:.3g} GFLOP/s; {})", device,
+                              how_long, e.tasks, e.candidates, rate.source, rate.bytes_per_s / 1e9, rate.flops_per_s / 1e9, compile));
+  else
+    out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}; {})", device, how_long, e.tasks, e.candidates,
+                              rate.source, compile));
+  const std::string launches =
+      e.launches ? fmt::format("{} launches per kernel at the task's shape (checks, reference and timing), each as slow as the "
+                               "spec's bytes or flops at that rate",
+                               e.launches_per_candidate)
+                 : std::string("no launches");
+  out.push_back(fmt::format("the estimate assumes {} per task, one NVRTC compile each as long as a small kernel's here and {}; "
+                            "emu's host compiles and worker start-up are not counted{}",
+                            per_task, launches, left_out.empty() ? "" : "; " + left_out));
   return out;
 }
 

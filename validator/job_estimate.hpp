@@ -2,8 +2,9 @@
 // How long a job (`hone tune`, `hone gate`) is expected to take on the device at hand, told
 // before it starts: each task's bytes and flops at its shape (the op spec's formulas), a rate for
 // the device, and how many launches a candidate costs. A roofline per launch (the slower of
-// moving the bytes and doing the flops), times launches, summed over candidates and tasks. Where
-// the device has no rate (none: nothing runs), the estimate says so instead of giving a number.
+// moving the bytes and doing the flops), times launches, plus one NVRTC compile, summed over
+// candidates and tasks. Device none launches nothing: its estimate is the compiles alone. Where
+// no rate is known at all, the estimate says so instead of giving a number.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -14,9 +15,11 @@ namespace hone {
 struct DeviceRate {
   double bytes_per_s = 0;
   double flops_per_s = 0;
-  std::string source;  // where the figures come from: "measured by a calibration launch on emu"
+  std::string source;  // where the figures come from: "measured on emu by a calibration launch"
+  double compile_s = 0;  // what NVRTC takes for one kernel here, measured; 0 where unknown
 
-  bool known() const { return bytes_per_s > 0 || flops_per_s > 0; }
+  bool launches_known() const { return bytes_per_s > 0 || flops_per_s > 0; }
+  bool known() const { return launches_known() || compile_s > 0; }
 };
 
 /// One task (or gate entry) of a job: what a launch at its shape moves and computes, and how many
@@ -36,6 +39,7 @@ constexpr int kLaunchesPerCandidate = 24;
 
 struct JobEstimate {
   bool known = false;        // false: the rate is unknown, `seconds` means nothing
+  bool launches = false;     // whether the launches are in `seconds` (not on device none)
   double seconds = 0;
   std::size_t tasks = 0;
   std::size_t candidates = 0;  // over all tasks

@@ -41,15 +41,35 @@ TEST_CASE("job estimate: sums its tasks") {
 }
 
 TEST_CASE("job estimate: an unknown rate says so instead of giving a number") {
-  const DeviceRate none = device_rate(DeviceInfo{"none", "sm_90", "sm_90", ""});
-  CHECK_FALSE(none.known());
-  const JobEstimate e = estimate_job({{1e9, 1e9, 5}}, none);
+  const DeviceRate unknown = launch_rate(DeviceInfo{"none", "sm_90", "sm_90", ""});
+  CHECK_FALSE(unknown.known());
+  const JobEstimate e = estimate_job({{1e9, 1e9, 5}}, unknown);
   CHECK_FALSE(e.known);
-  const auto lines = estimate_lines(e, none, "none:sm_90", "5 kernels");
+  const auto lines = estimate_lines(e, unknown, "none:sm_90", "5 kernels");
   REQUIRE(lines.size() == 1);
   CHECK(lines[0].find("not estimated") != std::string::npos);
   CHECK(lines[0].find("static checks only") != std::string::npos);
   CHECK(lines[0].find(" s ") == std::string::npos);
+}
+
+TEST_CASE("job estimate: on device none only the compiles count, and NVRTC's time is measured") {
+  const DeviceRate none = device_rate(DeviceInfo{"none", "sm_90", "sm_90", ""});
+  REQUIRE(none.compile_s > 0);
+  CHECK_FALSE(none.launches_known());
+  const JobEstimate e = estimate_job({{1e12, 1e12, 5}, {1, 1, 3}}, none);
+  CHECK(e.known);
+  CHECK_FALSE(e.launches);
+  CHECK(e.seconds == doctest::Approx(8 * none.compile_s));  // the bytes and flops cost nothing: nothing launches
+  const auto lines = estimate_lines(e, none, "none:sm_90", "the entry's kernel");
+  REQUIRE(lines.size() == 2);
+  CHECK_MESSAGE(lines[1].find("and no launches") != std::string::npos, lines[1]);
+}
+
+TEST_CASE("job estimate: each kernel adds its compile") {
+  DeviceRate r = rate_of(1, 1);
+  const double without = estimate_job({{1e9, 0, 2}}, r, 1).seconds;
+  r.compile_s = 0.5;
+  CHECK(estimate_job({{1e9, 0, 2}}, r, 1).seconds == doctest::Approx(without + 1.0));
 }
 
 TEST_CASE("job estimate: a known rate prints the time and what it assumes") {
@@ -58,6 +78,7 @@ TEST_CASE("job estimate: a known rate prints the time and what it assumes") {
   REQUIRE(lines.size() == 2);
   CHECK(lines[0].find("about 2 min 24 s") != std::string::npos);
   CHECK(lines[1].find("24 launches per kernel") != std::string::npos);
+  CHECK(lines[0].find("compile time unknown") != std::string::npos);
   CHECK(lines[1].find("a candidate and the reference per task") != std::string::npos);
   CHECK(lines[1].find("left out") == std::string::npos);
   const auto short_job = estimate_lines(estimate_job({{1e6, 0, 1}}, rate_of(1, 1), 24), rate_of(1, 1), "emu:cpu", "one", "2 tasks left out");
@@ -80,7 +101,7 @@ TEST_CASE("job estimate: a cuda device's rate is its copy bandwidth and peak ari
   CHECK(r.bytes_per_s == doctest::Approx(4e12));
   CHECK(r.flops_per_s == doctest::Approx(1e15));
   d.copy_bandwidth_gbs = d.peak_bandwidth_gbs = d.peak_gflops = 0;
-  CHECK_FALSE(device_rate(d).known());
+  CHECK_FALSE(launch_rate(d).known());
 }
 
 TEST_CASE("job estimate: emu's rate is measured by launches on the emulator") {
