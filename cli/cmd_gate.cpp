@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "core/json_file.hpp"
+#include "core/shard.hpp"
 #include "gate/cache_gate.hpp"
 #include "gate/gate_output.hpp"
 
@@ -13,10 +14,11 @@ namespace {
 
 struct GateArgs {
   GateOptions options;
-  std::string junit, markdown;
+  std::string junit, markdown, shard = "0/1";
 };
 
-int run_gate_command(const GateArgs& a) {
+int run_gate_command(GateArgs a) {
+  a.options.shard = parse_shard(a.shard);
   const GateReport report = run_gate(a.options, [](const std::string& line) { std::cerr << "gate: " << line << "\n"; });
   const std::string md = gate_markdown(report);
   std::cout << md;
@@ -45,6 +47,8 @@ void add_gate_command(CLI::App& app, Action& action) {
   cmd->add_flag("--accept-other-compiler", a->options.accept_other_compiler,
                 "pass entries whose binaries this NVRTC cannot prove to be what their source compiles to (another NVRTC version "
                 "or build compiled the cache)");
+  cmd->add_option("--shard", a->shard, "i/n: check every n-th entry of the cache from the i-th (n CI jobs in parallel)")
+      ->capture_default_str();
   cmd->add_option("--junit", a->junit, "write JUnit XML here");
   cmd->add_option("--markdown", a->markdown, "write the Markdown summary here too (it always goes to stdout)");
   cmd->callback([a, &action] { action = [a] { return run_gate_command(*a); }; });

@@ -14,6 +14,8 @@
 #include "runtime/device_select.hpp"
 #include "runtime/nvrtc_compiler.hpp"
 #include "validator/candidate_validation.hpp"
+#include "validator/device_rate.hpp"
+#include "validator/job_estimate.hpp"
 
 namespace hone {
 
@@ -103,8 +105,9 @@ class Gate {
  public:
   explicit Gate(const GateOptions& o) : opt_(o) {
     kind_ = o.device == "none" ? "none" : choose_device(o.device).kind;
+    info_ = open_device(kind_, "sm_90")->info();  // for its description and rate: the workers hold their own
     // Recorded GPU times compare only with times from the same GPU.
-    if (kind_ == "cuda") device_id_ = open_device(kind_, "sm_90")->info().id();
+    if (kind_ == "cuda") device_id_ = info_.id();
   }
 
   GateReport run(const std::function<void(const std::string&)>& progress) {
@@ -117,7 +120,19 @@ class Gate {
     report.baseline = baseline ? baseline->dir : "";
     report.device = kind_;
     report.max_regression_pct = opt_.max_regression_pct;
-    for (const auto& e : cache.manifest.entries) {
+    report.shard = opt_.shard;
+    report.cache_entries = cache.manifest.entries.size();
+    std::vector<const kc::CacheEntry*> mine;
+    for (std::size_t i = 0; i < cache.manifest.entries.size(); ++i)
+      if (opt_.shard.takes(i)) mine.push_back(&cache.manifest.entries[i]);
+    if (progress) {
+      std::vector<std::size_t> indices;
+      for (const auto* e : mine) indices.push_back(e->index);
+      progress(checked_entries(opt_.shard, indices, report.cache_entries));
+      for (const auto& line : estimate(mine, baseline != nullptr)) progress(line);
+    }
+    for (const kc::CacheEntry* entry : mine) {
+      const kc::CacheEntry& e = *entry;
       const auto start = std::chrono::steady_clock::now();
       GateEntryResult r = check_entry(cache, e, baseline.get());
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -128,6 +143,29 @@ class Gate {
   }
 
  private:
+  // The entries' launches at their shapes, each validated once (and its baseline's kernel again).
+  std::vector<std::string> estimate(const std::vector<const kc::CacheEntry*>& entries, bool with_baseline) {
+    std::vector<TaskWork> work;
+    std::map<std::string, OpSpec> specs;
+    for (const auto* e : entries) {
+      if (e->vendor()) continue;
+      auto it = specs.find(e->op);
+      if (it == specs.end()) {
+        try {
+          it = specs.emplace(e->op, load_op(templates_root(), e->op)).first;
+        } catch (const InputError&) {
+          continue;  // the entry fails without launching anything
+        }
+      }
+      const EntryTask t = entry_task(*e, kind_, opt_);
+      work.push_back({static_cast<double>(it->second.bytes.eval(t.shape)), static_cast<double>(it->second.flops.eval(t.shape)),
+                      with_baseline ? 2u : 1u});
+    }
+    const DeviceRate rate = device_rate(info_);
+    return estimate_lines(estimate_job(work, rate), rate, info_.id(),
+                          with_baseline ? "the entry's kernel and the baseline's" : "the entry's kernel");
+  }
+
   Worker* worker(const std::string& arch) {
     if (kind_ == "none") return nullptr;
     auto& w = workers_[arch];
@@ -189,6 +227,7 @@ class Gate {
 
   GateEntryResult check_entry(const LoadedCache& cache, const kc::CacheEntry& e, const LoadedCache* baseline) {
     GateEntryResult r;
+    r.index = e.index;
     r.name = e.label();
     r.entry = e.entry;
     r.op = e.op;
@@ -266,6 +305,7 @@ class Gate {
 
   GateOptions opt_;
   std::string kind_, device_id_;
+  DeviceInfo info_;
   std::map<std::string, std::unique_ptr<Worker>> workers_;
 };
 
@@ -286,6 +326,20 @@ std::vector<std::string> resource_regressions(const ResourceFigures& recorded, c
   if (now.spill_bytes > recorded.spill_bytes)
     out.push_back(fmt::format("{} bytes of register spills, recorded {}", now.spill_bytes, recorded.spill_bytes));
   return out;
+}
+
+std::string checked_entries(const Shard& shard, const std::vector<std::size_t>& indices, std::size_t total) {
+  if (shard.count == 1) return fmt::format("checking all {} entries of the cache", total);
+  std::string list;
+  for (auto i : indices) list += (list.empty() ? "" : ", ") + std::to_string(i);
+  return fmt::format("shard {}/{}: checking entries {} of the cache's {}", shard.index, shard.count,
+                     indices.empty() ? "none" : list, total);
+}
+
+std::string GateReport::checked() const {
+  std::vector<std::size_t> indices;
+  for (const auto& e : entries) indices.push_back(e.index);
+  return checked_entries(shard, indices, cache_entries);
 }
 
 bool GateReport::pass() const { return failures() == 0; }

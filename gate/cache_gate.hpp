@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/shard.hpp"
 #include "gate/timing_regression.hpp"
 #include "validator/evaluation.hpp"
 
@@ -27,6 +28,9 @@ struct GateOptions {
   /// Where this NVRTC is not the one that compiled the cache (another version or build, other
   /// options), the binaries cannot be proven: a failure, unless this accepts it (then a note).
   bool accept_other_compiler = false;
+  /// --shard i/n: only every n-th entry of the manifest from the i-th, so that n CI jobs gate a
+  /// cache in parallel and together check every entry once.
+  Shard shard;
 };
 
 /// Registers and spill bytes as ptxas reports them.
@@ -44,6 +48,7 @@ std::string first_difference(const std::string& want, const std::string& got);
 std::vector<std::string> resource_regressions(const ResourceFigures& recorded, const ResourceFigures& now);
 
 struct GateEntryResult {
+  std::size_t index = 0;     // the entry's index in the cache's manifest
   std::string name;          // "rmsnorm hidden=256 tokens=1..2"
   std::string entry;         // the kernel's name
   std::string op;
@@ -68,15 +73,25 @@ struct GateReport {
   std::string baseline;
   std::string device;        // "emu", "cuda", "none"
   double max_regression_pct = 0;
+  Shard shard;
+  std::size_t cache_entries = 0;  // in the whole cache, before sharding
   std::vector<GateEntryResult> entries;
+
+  /// Which entries this run checked, as checked_entries() says it.
+  std::string checked() const;
 
   bool pass() const;
   std::size_t failures() const;
 };
 
+/// "shard 1/2: checking entries 1, 3 of the cache's 4" (`indices` are the entries taken), or
+/// "checking all 4 entries of the cache" when the gate is not sharded.
+std::string checked_entries(const Shard& shard, const std::vector<std::size_t>& indices, std::size_t total);
+
 /// Runs the gate. Throws InputError (exit 2) for a cache or baseline that cannot be trusted:
-/// a malformed or newer manifest, a missing file, a SHA-256 mismatch. `progress` gets one line
-/// per entry.
+/// a malformed or newer manifest, a missing file, a SHA-256 mismatch. `progress` gets, before
+/// anything runs, which entries this shard checks and how long that is expected to take
+/// (validator/job_estimate.hpp), then one line per entry.
 GateReport run_gate(const GateOptions& options, const std::function<void(const std::string&)>& progress = {});
 
 }  // namespace hone

@@ -34,6 +34,7 @@ std::string gate_markdown(const GateReport& r) {
   md += fmt::format("{} of {} entries pass on device `{}`; cache `{}`", r.entries.size() - r.failures(), r.entries.size(), r.device, r.cache);
   if (!r.baseline.empty()) md += fmt::format(", baseline `{}`", r.baseline);
   md += fmt::format(", allowed slowdown {:g}%.", r.max_regression_pct);
+  if (r.shard.count > 1) md += " This run is " + r.checked() + "; the other shards check the rest.";
   if (r.device == "emu") md += " Times on emu are CPU times of the emulated kernels: reported, never gated.";
   md += "\n\n| result | entry | kernel | validation | binaries | resources | time |\n|---|---|---|---|---|---|---|\n";
   for (const auto& e : r.entries)
@@ -62,6 +63,7 @@ std::string gate_junit(const GateReport& r) {
   x += fmt::format("      <property name=\"device\" value=\"{}\"/>\n", xml_escape(r.device));
   x += fmt::format("      <property name=\"baseline\" value=\"{}\"/>\n", xml_escape(r.baseline));
   x += fmt::format("      <property name=\"max_regression_pct\" value=\"{:g}\"/>\n", r.max_regression_pct);
+  x += fmt::format("      <property name=\"shard\" value=\"{}/{}\"/>\n", r.shard.index, r.shard.count);
   x += "    </properties>\n";
   for (const auto& e : r.entries) {
     x += fmt::format("    <testcase classname=\"hone.gate.{}\" name=\"{}\" time=\"{:.3f}\">\n", xml_escape(e.op),

@@ -14,6 +14,8 @@
 #include "runtime/nvrtc_compiler.hpp"
 #include "tuner/proposer_factory.hpp"
 #include "tuner/db_records.hpp"
+#include "validator/device_rate.hpp"
+#include "validator/job_estimate.hpp"
 #include "validator/worker.hpp"
 
 namespace hone {
@@ -76,14 +78,39 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
     progress.note(fmt::format("{} ops of the model are not tuned (no family in hone for them; listed at the end)",
                               model.not_tuned.size()));
 
+  std::map<std::string, OpSpec> specs;
+  auto spec_of = [&](const std::string& name) -> const OpSpec& {
+    auto it = specs.find(name);
+    if (it == specs.end()) it = specs.emplace(name, load_op(templates_root(), name)).first;
+    return it->second;
+  };
+
+  // The expected time, before anything runs: every task not already done under this plan, each
+  // with its candidates and the reference it is timed against.
+  std::size_t per_task = 1;
+  for (const auto& p : opt.proposers) per_task += p == "llm" ? opt.llm.attempts : opt.budget;
+  std::vector<TaskWork> work;
+  std::size_t done_before = 0;
+  for (const Task& t : tasks) {
+    const OpSpec& op = spec_of(t.op);
+    TaskRecord record = task_record(t, op.content_hash);
+    if (db.task_done(db.upsert_task(record), report.device.id(), tuning_plan(opt, op.content_hash))) {
+      ++done_before;
+      continue;
+    }
+    work.push_back({static_cast<double>(op.bytes.eval(t.shape)), static_cast<double>(op.flops.eval(t.shape)), per_task});
+  }
+  const DeviceRate rate = device_rate(report.device);
+  for (const auto& line : estimate_lines(estimate_job(work, rate), rate, report.device.id(),
+                                         fmt::format("at most {} kernels (the candidates and the reference)", per_task),
+                                         done_before ? fmt::format("{} tasks an earlier run finished under this plan are left out", done_before) : ""))
+    progress.note(line);
+
   std::unique_ptr<Worker> worker;
   if (choice.kind != "none") worker = std::make_unique<Worker>(WorkerOptions{choice.kind, opt.arch, evaluation_timeout_s(opt.timeout_s), {}});
-  std::map<std::string, OpSpec> specs;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const Task& t = tasks[i];
-    auto spec_it = specs.find(t.op);
-    if (spec_it == specs.end()) spec_it = specs.emplace(t.op, load_op(templates_root(), t.op)).first;
-    const OpSpec& op = spec_it->second;
+    const OpSpec& op = spec_of(t.op);
     TaskRecord tr = task_record(t, op.content_hash);
     const std::int64_t task_id = db.upsert_task(tr);
     const std::string plan = tuning_plan(opt, op.content_hash);

@@ -13,7 +13,7 @@
 #include "runtime/device.hpp"
 #include "tuner/llm/llm_options.hpp"
 #include "tuner/job_progress.hpp"
-#include "tuner/shard.hpp"
+#include "core/shard.hpp"
 #include "tuner/task.hpp"
 #include "tuner/task_tuner.hpp"
 

@@ -117,6 +117,27 @@ TEST_CASE("cli: gate refuses a cache it cannot trust with exit 2, naming the fil
   CHECK(hone_cli("gate").code == 2);
 }
 
+TEST_CASE("cli: gate --shard i/n checks every n-th entry from the i-th, says which, and refuses bad values with exit 2") {
+  ExportedJob job("shard");
+  for (int i = 0; i < 2; ++i) {
+    const std::string junit = (job.dir / ("shard" + std::to_string(i) + ".xml")).string();
+    Run r = hone_cli("gate --cache " + job.cache() + " --device none --shard " + std::to_string(i) + "/2 --junit " + junit);
+    CHECK_MESSAGE(r.code == 0, r.output);
+    const std::string said = "shard " + std::to_string(i) + "/2: checking entries " + std::to_string(i) + " of the cache's 2";
+    CHECK_MESSAGE(r.output.find("gate: " + said) != std::string::npos, r.output);
+    CHECK_MESSAGE(r.output.find("1 of 1 entries pass") != std::string::npos, r.output);
+    const std::string x = hone::read_text_file(junit);
+    CHECK(x.find("tests=\"1\"") != std::string::npos);
+    CHECK(x.find("name=\"shard\" value=\"" + std::to_string(i) + "/2\"") != std::string::npos);
+  }
+  for (const std::string bad : {"2/2", "0/0", "1", "a/b", "-1/2"}) {
+    CAPTURE(bad);
+    Run r = hone_cli("gate --cache " + job.cache() + " --device none --shard " + bad);
+    CHECK(r.code == 2);
+    CHECK_MESSAGE(r.output.find("--shard '" + bad + "'") != std::string::npos, r.output);
+  }
+}
+
 TEST_CASE("cli: export --format kernel-tuner and kernel-launcher write their formats, refuse to replace other folders") {
   ExportedJob job("formats");
   Run r = hone_cli("export --db " + job.db() + " --out " + (job.dir / "t4").string() + " --format kernel-tuner");

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
@@ -201,4 +202,59 @@ TEST_CASE("gate: a cache that cannot be trusted is bad input, not a gate failure
   CHECK_THROWS_WITH_AS(run_gate(o), doctest::Contains((source + ": SHA-256 mismatch").c_str()), InputError);
   o.cache = job.dir / "nowhere";
   CHECK_THROWS_WITH_AS(run_gate(o), doctest::Contains("manifest.json: cannot be read"), InputError);
+}
+
+TEST_CASE("gate: shards of a cache together check every entry exactly once, each saying which it checked") {
+  test::JobCache job("gate-shards");
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "none";
+  const GateReport whole = run_gate(o);
+  REQUIRE(whole.entries.size() == 2);
+  CHECK(whole.checked() == "checking all 2 entries of the cache");
+  for (std::size_t n : {2u, 3u}) {
+    CAPTURE(n);
+    std::map<std::size_t, int> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      o.shard = {i, n};
+      std::vector<std::string> lines;
+      const GateReport part = run_gate(o, [&](const std::string& line) { lines.push_back(line); });
+      CHECK(part.cache_entries == 2);
+      std::string indices;
+      for (const auto& e : part.entries) {
+        ++seen[e.index];
+        CHECK(e.index % n == i);
+        indices += (indices.empty() ? "" : ", ") + std::to_string(e.index);
+      }
+      const std::string said = "shard " + std::to_string(i) + "/" + std::to_string(n) + ": checking entries " +
+                               (indices.empty() ? "none" : indices) + " of the cache's 2";
+      CHECK(part.checked() == said);
+      REQUIRE(!lines.empty());
+      CHECK(lines.front() == said);  // told before anything is checked
+      CHECK_MESSAGE(gate_markdown(part).find(said) != std::string::npos, gate_markdown(part));
+    }
+    REQUIRE(seen.size() == whole.entries.size());
+    for (const auto& e : whole.entries) CHECK(seen[e.index] == 1);
+  }
+}
+
+TEST_CASE("gate: says before it starts how long it expects to take, on device none its compiles alone") {
+  test::JobCache job("gate-estimate");
+  GateOptions o;
+  o.cache = job.cache;
+  std::vector<std::string> lines;
+  auto listen = [&](const std::string& line) { lines.push_back(line); };
+  o.device = "none";
+  run_gate(o, listen);
+  REQUIRE(lines.size() >= 2);
+  CHECK_MESSAGE(lines[1].find("expected time on none") != std::string::npos, lines[1]);
+  CHECK_MESSAGE(lines[1].find("static checks only; NVRTC ") != std::string::npos, lines[1]);
+  CHECK_MESSAGE(lines[2].find("and no launches") != std::string::npos, lines[2]);
+  lines.clear();
+  o.device = "emu";
+  run_gate(o, listen);
+  REQUIRE(lines.size() >= 3);
+  CHECK_MESSAGE(lines[1].find("expected time on emu:") != std::string::npos, lines[1]);
+  CHECK_MESSAGE(lines[1].find(" s for 2 tasks, 2 kernels") != std::string::npos, lines[1]);
+  CHECK_MESSAGE(lines[2].find("launches per kernel") != std::string::npos, lines[2]);
 }

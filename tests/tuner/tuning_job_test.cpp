@@ -202,3 +202,26 @@ TEST_CASE_FIXTURE(Scratch, "tuning job: without an architecture emu and none che
   Recorder again;
   for (const auto& t : run_tuning_job(o, again).tasks) CHECK(t.from_earlier_run);
 }
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: says before the first task how long it expects to take, and leaves done tasks out") {
+  auto expected_line = [](const Recorder& r) {
+    for (std::size_t i = 0; i < r.notes.size(); ++i)
+      if (r.notes[i].rfind("expected time on emu:", 0) == 0) return i;
+    return r.notes.size();
+  };
+  TuneOptions o = options("estimate.db", 1);
+  Recorder first;
+  run_tuning_job(o, first);
+  const std::size_t at = expected_line(first);
+  REQUIRE_MESSAGE(at + 1 < first.notes.size(), "no expected time among the notes");
+  CHECK_MESSAGE(first.notes[at].find("for 2 tasks, 4 kernels") != std::string::npos, first.notes[at]);
+  CHECK_MESSAGE(first.notes[at + 1].find("at most 2 kernels (the candidates and the reference) per task") != std::string::npos,
+                first.notes[at + 1]);
+  // The same job again: every task is done under this plan, nothing is left to expect.
+  Recorder again;
+  run_tuning_job(o, again);
+  const std::size_t at2 = expected_line(again);
+  REQUIRE(at2 + 1 < again.notes.size());
+  CHECK_MESSAGE(again.notes[at2].find("under 1 s for 0 tasks, 0 kernels") != std::string::npos, again.notes[at2]);
+  CHECK_MESSAGE(again.notes[at2 + 1].find("2 tasks an earlier run finished under this plan are left out") != std::string::npos, again.notes[at2 + 1]);
+}

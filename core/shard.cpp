@@ -1,4 +1,4 @@
-#include "tuner/shard.hpp"
+#include "core/shard.hpp"
 
 #include <cctype>
 

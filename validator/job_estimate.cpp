@@ -1,0 +1,65 @@
+#include "validator/job_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace hone {
+
+double launch_seconds(const TaskWork& task, const DeviceRate& rate) {
+  const double moving = rate.bytes_per_s > 0 ? task.bytes / rate.bytes_per_s : 0;
+  const double computing = rate.flops_per_s > 0 ? task.flops / rate.flops_per_s : 0;
+  return std::max(moving, computing);
+}
+
+JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate, int launches_per_candidate) {
+  JobEstimate e;
+  e.known = rate.known();
+  e.launches = rate.launches_known();
+  e.tasks = tasks.size();
+  e.launches_per_candidate = launches_per_candidate;
+  for (const auto& t : tasks) {
+    e.candidates += t.candidates;
+    e.seconds += (rate.compile_s + launch_seconds(t, rate) * launches_per_candidate) * static_cast<double>(t.candidates);
+  }
+  if (!e.known) e.seconds = 0;
+  return e;
+}
+
+std::string duration_words(double seconds) {
+  if (seconds < 1) return "under 1 s";
+  const auto s = static_cast<long long>(std::llround(seconds));
+  if (s < 60) return fmt::format("{} s", s);
+  if (s < 3600) return fmt::format("{} min {} s", s / 60, s % 60);
+  return fmt::format("{} h {} min", s / 3600, (s % 3600) / 60);
+}
+
+std::vector<std::string> estimate_lines(const JobEstimate& e, const DeviceRate& rate, const std::string& device,
+                                        const std::string& per_task, const std::string& left_out) {
+  std::vector<std::string> out;
+  if (!e.known) {
+    out.push_back(fmt::format("expected time on {}: not estimated, no rate is known for this device ({})", device,
+                              rate.source.empty() ? "nothing runs on it" : rate.source));
+    return out;
+  }
+  const std::string how_long = e.seconds < 1 ? duration_words(e.seconds) : "about " + duration_words(e.seconds);
+  const std::string compile = rate.compile_s > 0 ? fmt::format("NVRTC {:.2g} s a kernel", rate.compile_s) : "compile time unknown";
+  if (e.launches)
+    out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}: {:.3g} GB/s, {:.3g} GFLOP/s; {})", device,
+                              how_long, e.tasks, e.candidates, rate.source, rate.bytes_per_s / 1e9, rate.flops_per_s / 1e9, compile));
+  else
+    out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}; {})", device, how_long, e.tasks, e.candidates,
+                              rate.source, compile));
+  const std::string launches =
+      e.launches ? fmt::format("{} launches per kernel at the task's shape (checks, reference and timing), each as slow as the "
+                               "spec's bytes or flops at that rate",
+                               e.launches_per_candidate)
+                 : std::string("no launches");
+  out.push_back(fmt::format("the estimate assumes {} per task, one NVRTC compile each as long as a small kernel's here and {}; "
+                            "emu's host compiles and worker start-up are not counted{}",
+                            per_task, launches, left_out.empty() ? "" : "; " + left_out));
+  return out;
+}
+
+}  // namespace hone

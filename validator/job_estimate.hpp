@@ -1,0 +1,65 @@
+#pragma once
+// How long a job (`hone tune`, `hone gate`) is expected to take on the device at hand, told
+// before it starts: each task's bytes and flops at its shape (the op spec's formulas), a rate for
+// the device, and how many launches a candidate costs. A roofline per launch (the slower of
+// moving the bytes and doing the flops), times launches, plus one NVRTC compile, summed over
+// candidates and tasks. Device none launches nothing: its estimate is the compiles alone. Where
+// no rate is known at all, the estimate says so instead of giving a number.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace hone {
+
+/// What one launch costs on a device; 0 where unknown.
+struct DeviceRate {
+  double bytes_per_s = 0;
+  double flops_per_s = 0;
+  std::string source;  // where the figures come from: "measured on emu by a calibration launch"
+  double compile_s = 0;  // what NVRTC takes for one kernel here, measured; 0 where unknown
+
+  bool launches_known() const { return bytes_per_s > 0 || flops_per_s > 0; }
+  bool known() const { return launches_known() || compile_s > 0; }
+};
+
+/// One task (or gate entry) of a job: what a launch at its shape moves and computes, and how many
+/// kernels are launched for it (candidates and baselines).
+struct TaskWork {
+  double bytes = 0;
+  double flops = 0;
+  std::size_t candidates = 1;
+};
+
+/// Launches per candidate at the task's shape, the reference's launches beside it counted too:
+/// the reference check (two seeds and the op's input cases, candidate and reference each), the
+/// hidden tests' shapes and values, the consistency runs, and on a CPU clock a warm-up and three
+/// timed samples. The hidden tests' smaller shapes are counted at the task's shape: an upper
+/// bound rather than a guess below.
+constexpr int kLaunchesPerCandidate = 24;
+
+struct JobEstimate {
+  bool known = false;        // false: the rate is unknown, `seconds` means nothing
+  bool launches = false;     // whether the launches are in `seconds` (not on device none)
+  double seconds = 0;
+  std::size_t tasks = 0;
+  std::size_t candidates = 0;  // over all tasks
+  int launches_per_candidate = kLaunchesPerCandidate;
+};
+
+/// Seconds one launch of `task` takes at `rate` (the slower of its bytes and its flops); 0 when
+/// the rate is unknown.
+double launch_seconds(const TaskWork& task, const DeviceRate& rate);
+
+JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate,
+                         int launches_per_candidate = kLaunchesPerCandidate);
+
+/// "3 min 20 s", "45 s", "under 1 s".
+std::string duration_words(double seconds);
+
+/// The two lines a job prints before it starts: the expected time (or why there is none) and
+/// what the estimate assumes. `per_task` names what a task's candidates are ("2 candidates and
+/// the reference"); `left_out`, when given, says what the estimate does not count.
+std::vector<std::string> estimate_lines(const JobEstimate& estimate, const DeviceRate& rate, const std::string& device,
+                                        const std::string& per_task, const std::string& left_out = "");
+
+}  // namespace hone
