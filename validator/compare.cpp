@@ -1,6 +1,7 @@
 #include "validator/compare.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace hone {
@@ -30,6 +31,17 @@ Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, co
     }
   }
   return c;
+}
+
+std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const HostTensor& expected_before,
+                                  const HostTensor& expected) {
+  const std::size_t size = dtype_size(expected.dtype);
+  auto same = [size](const HostTensor& a, const HostTensor& b, std::size_t i) {
+    return std::memcmp(a.bytes.data() + i * size, b.bytes.data() + i * size, size) == 0;
+  };
+  for (std::size_t i = 0; i < expected.count; ++i)
+    if (same(expected_before, expected, i) && !same(got_before, got, i)) return static_cast<std::int64_t>(i);
+  return -1;
 }
 
 std::string format_index(std::int64_t flat, const std::vector<std::int64_t>& extents) {

@@ -19,6 +19,13 @@ struct Comparison {
 
 Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol);
 
+/// For an in-out buffer: the first element the reference left bit for bit as it went in
+/// (`expected_before` to `expected`) that the candidate changed (`got_before` to `got`), or -1.
+/// Tolerance does not apply there: what an op leaves alone the next kernel reads as it was (rope's
+/// v heads, which attention reads next), so one bit of change is a wrong result.
+std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const HostTensor& expected_before,
+                                  const HostTensor& expected);
+
 /// "[3, 17]" for a flat index into a buffer with the given extents.
 std::string format_index(std::int64_t flat, const std::vector<std::int64_t>& extents);
 

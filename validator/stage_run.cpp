@@ -61,8 +61,10 @@ RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bi
   device.launch(kernel, dims, args.argv());
   RunResult r;
   for (std::size_t i = 0; i < op.args.size(); ++i)
-    if (op.args[i].pointer && (op.args[i].role == ArgRole::Out || op.args[i].role == ArgRole::InOut))
+    if (op.args[i].pointer && (op.args[i].role == ArgRole::Out || op.args[i].role == ArgRole::InOut)) {
       r.outputs.emplace_back(i, args.download(i));
+      r.before.push_back(op.args[i].role == ArgRole::InOut ? host[i] : HostTensor{});
+    }
   r.integrity = args.integrity_problems();
   for (auto& p : untouched_problems(op, shape, host, args)) r.integrity.push_back(std::move(p));
   for (auto& p : r.integrity) {
@@ -99,16 +101,27 @@ std::string StageRun::compare(const RunResult& got, const RunResult& expected, c
   for (std::size_t k = 0; k < expected.outputs.size(); ++k) {
     const ArgSpec& arg = op.args[expected.outputs[k].first];
     const Tolerance tol = op.tolerance_for(arg.dtype, input_case);
-    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol);
-    max_abs_err = std::max(max_abs_err, c.max_abs_err);
     std::vector<std::int64_t> extents;
     for (const auto& d : arg.dims) extents.push_back(d.eval(shape));
+    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol);
+    max_abs_err = std::max(max_abs_err, c.max_abs_err);
     if (c.mismatches > 0 || worst.buffer.empty()) worst = {arg.name, format_index(c.worst_index, extents), c.got, c.expected};
     if (c.mismatches > 0)
       return fmt::format("{} of {} elements of '{}' differ from the reference ({}); worst {}{}: got {:.6g}, expected {:.6g}, "
                          "tolerance {:.3g} + {:.3g}*|expected|",
                          c.mismatches, expected.outputs[k].second.count, arg.name, what, arg.name, worst.index, c.got,
                          c.expected, tol.atol, tol.rtol);
+    if (arg.role == ArgRole::InOut && k < got.before.size() && k < expected.before.size()) {
+      const HostTensor &g = got.outputs[k].second, &e = expected.outputs[k].second;
+      const std::int64_t changed = first_change_of_kept(got.before[k], g, expected.before[k], e);
+      if (changed >= 0) {
+        const auto i = static_cast<std::size_t>(changed);
+        worst = {arg.name, format_index(changed, extents), g.at(i), e.at(i)};
+        return fmt::format("'{}' at {} (element {}) must be left unchanged ({}): the reference leaves it as it went in, "
+                           "{:.9g}, the kernel changed it to {:.9g}; an element the reference leaves as it was is compared bit for bit",
+                           arg.name, worst.index, changed, what, got.before[k].at(i), g.at(i));
+      }
+    }
     const ErrorBias b = error_bias(got.outputs[k].second, expected.outputs[k].second);
     if (worst_bias.is_null() || b.ratio() > worst_bias.value("ratio", 0.0))
       worst_bias = {{"buffer", arg.name}, {"relative", b.relative}, {"in_magnitude", b.in_magnitude}, {"bound", b.bound},

@@ -25,6 +25,7 @@ namespace hone {
 /// Output buffers (Out and InOut) of one launch, and what the launch broke.
 struct RunResult {
   std::vector<std::pair<std::size_t, HostTensor>> outputs;
+  std::vector<HostTensor> before;  // per output: an in-out buffer as it went in (empty for an out buffer)
   std::vector<std::string> integrity;
 };
 

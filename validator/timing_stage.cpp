@@ -57,7 +57,8 @@ KernelTiming prepare(StageRun& run, LoadedKernel& kernel, const KernelUnderTest&
 void check_timed_outputs(StageRun& run, const KernelTiming& t, const RunResult& expected) {
   const std::size_t n = t.launches->size();
   for (std::size_t j = 0; j < n; ++j) {
-    RunResult got{t.launches->outputs(j), t.launches->integrity_problems(j)};
+    // Every sample starts from the inputs the reference ran on, in-out buffers restored.
+    RunResult got{t.launches->outputs(j), expected.before, t.launches->integrity_problems(j)};
     run.check_integrity(got);
     const std::string what = fmt::format("{}'s timed launch {} of {}, its outputs poisoned with {} before each sample", t.name,
                                          j + 1, n, TimedLaunches::poison_kind(j));

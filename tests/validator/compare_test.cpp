@@ -29,6 +29,29 @@ TEST_CASE("compare: tolerance is atol + rtol*|expected|, and NaN or Inf never pa
   CHECK(compare_buffers(g, e, {0.1, 0.05}).mismatches == 1);
 }
 
+TEST_CASE("compare: an in-out element the reference keeps must keep its bits, whatever the tolerance") {
+  HostTensor before(DType::bf16, 4);
+  for (int i = 0; i < 4; ++i) before.set(i, 1.0 + i);
+  HostTensor expected = before, got = before;
+  expected.set(3, 7.0);  // the reference writes element 3 and leaves 0..2 as they came in
+  got.set(3, 7.0);
+  CHECK(first_change_of_kept(before, got, before, expected) == -1);
+  got.set(3, 7.03125);  // a changed element differing by one ulp is the tolerance's business
+  CHECK(first_change_of_kept(before, got, before, expected) == -1);
+  got.set(1, 2.015625);   // one bf16 ulp above 2, far inside rtol 1/64, on a kept element
+  CHECK(compare_buffers(got, expected, {1e-3, 1.0 / 64}).mismatches == 0);
+  CHECK(first_change_of_kept(before, got, before, expected) == 1);
+  // In a chain the candidate's state going in is its own: kept means unchanged from that.
+  HostTensor own_before = got;
+  CHECK(first_change_of_kept(own_before, got, before, expected) == -1);
+  // +0 and -0 are equal numbers but different bits: a kept +0 written back as -0 is a change.
+  before.set(0, 0.0);
+  expected = before;
+  got = before;
+  got.set(0, -0.0);
+  CHECK(first_change_of_kept(before, got, before, expected) == 0);
+}
+
 TEST_CASE("compare: multi-dimensional index of the worst element") {
   CHECK(format_index(0, {5, 256}) == "[0, 0]");
   CHECK(format_index(4 * 256 + 17, {5, 256}) == "[4, 17]");

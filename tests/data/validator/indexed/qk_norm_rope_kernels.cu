@@ -1,9 +1,9 @@
 // qk_norm_rope kernels written by hand, one thread per (token, head) (launch: grid tokens, block
-// 32): a control, and one wrong way each to read the contract. Each is the control with one
+// 32): a control, and one wrong way each to read the contract (or to break it by a hair). Each is the control with one
 // mistake, named by its template argument.
 #include <cuda_bf16.h>
 
-enum Mistake { kNone, kInterleaved, kTokenIndex, kIgnoresQH, kIgnoresEps, kIgnoresOffset, kNormsV, kNormsGates };
+enum Mistake { kNone, kInterleaved, kTokenIndex, kIgnoresQH, kIgnoresEps, kIgnoresOffset, kNormsV, kNormsGates, kNudgesGate };
 
 template <Mistake M>
 __device__ void norm_rotate_head(__nv_bfloat16* qkv, const __nv_bfloat16* q_w, const __nv_bfloat16* k_w, const float* cos_sin,
@@ -13,6 +13,10 @@ __device__ void norm_rotate_head(__nv_bfloat16* qkv, const __nv_bfloat16* q_w, c
   // kNormsGates takes each q gate for one more q head, kNormsV takes the v heads for more k heads.
   const int hq = M == kNormsGates ? HQ * QH / D : HQ, heads = hq + HKV + (M == kNormsV ? HKV : 0);
   const int h = threadIdx.x;
+  if (M == kNudgesGate && t == 0 && h == 0) {  // one bf16 ulp on one q gate element, far inside rtol 1/64
+    __nv_bfloat16* gate = qkv + D + 2;
+    *gate = __ushort_as_bfloat16(static_cast<unsigned short>(__bfloat16_as_ushort(*gate) + 1));
+  }
   if (h >= heads) return;
   const int step = M == kNormsGates ? D : qh;
   __nv_bfloat16* x = qkv + static_cast<long long>(t) * (HQ * QH + 2 * HKV * D) +
@@ -47,3 +51,4 @@ extern "C" __global__ void qk_ignores_eps(QK_ARGS) { QK_CALL(kIgnoresEps); }
 extern "C" __global__ void qk_ignores_w_offset(QK_ARGS) { QK_CALL(kIgnoresOffset); }
 extern "C" __global__ void qk_norms_v(QK_ARGS) { QK_CALL(kNormsV); }
 extern "C" __global__ void qk_norms_gates(QK_ARGS) { QK_CALL(kNormsGates); }
+extern "C" __global__ void qk_nudges_gate(QK_ARGS) { QK_CALL(kNudgesGate); }
