@@ -1,4 +1,5 @@
 #include "dot_tile.cuh"
+#include "tile_rows.cuh"
 
 // The whole block of BLOCK threads owns ROWS rows of w and splits K between its threads, for a
 // tile of MT rows of x. More threads per row than gemv_warp_rows: for small N (routers, gates,
@@ -14,24 +15,5 @@ __device__ __forceinline__ void gemv_block_rows(__nv_bfloat16* out, const __nv_b
   const int m0 = blockIdx.y * MT;
   const GemvTile<ROWS, MT, VEC, K> tile(x, w, m0, n0, M, N);
 
-  float acc[MT][ROWS] = {};
-#pragma unroll 4
-  for (int p = threadIdx.x; p < PACKS; p += BLOCK) tile.accumulate(acc, p);
-
-#pragma unroll
-  for (int i = 0; i < MT; ++i)
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-#pragma unroll
-      for (int offset = 16; offset > 0; offset >>= 1) acc[i][r] += __shfl_xor_sync(0xffffffffu, acc[i][r], offset);
-      if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32][i * ROWS + r] = acc[i][r];
-    }
-  __syncthreads();
-  if (threadIdx.x < MT * ROWS) {
-    const int i = threadIdx.x / ROWS, r = threadIdx.x % ROWS;
-    float sum = 0.f;
-#pragma unroll
-    for (int wi = 0; wi < WARPS; ++wi) sum += partial[wi][threadIdx.x];
-    if (m0 + i < M && n0 + r < N) out[static_cast<long long>(m0 + i) * N + n0 + r] = __float2bfloat16(sum);
-  }
+  tile_rows_by_block<BLOCK, ROWS, MT, PACKS>(tile, out, partial, m0, n0, M, N);
 }

@@ -1,4 +1,5 @@
 #include "dot_tile.cuh"
+#include "tile_rows.cuh"
 
 // A group of LANES lanes owns ROWS consecutive rows of w and walks K together in 16-byte packs
 // (lane l reads packs l, l + LANES, ...: each step of the group is one contiguous segment), for a
@@ -14,19 +15,5 @@ __device__ __forceinline__ void gemv_warp_rows(__nv_bfloat16* out, const __nv_bf
   const int m0 = blockIdx.y * MT;
   const GemvTile<ROWS, MT, VEC, K> tile(x, w, m0, n0, M, N);
 
-  float acc[MT][ROWS] = {};
-  // A constant trip count: unrolling by 4 keeps 4 * ROWS loads of w in flight per lane.
-#pragma unroll 4
-  for (int p = lane; p < PACKS; p += LANES) tile.accumulate(acc, p);
-
-#pragma unroll
-  for (int i = 0; i < MT; ++i)
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-#pragma unroll
-      for (int offset = LANES / 2; offset > 0; offset >>= 1) acc[i][r] += __shfl_xor_sync(0xffffffffu, acc[i][r], offset);
-      // Every lane holds the sum; spread the stores over the group's lanes.
-      if (lane == (i * ROWS + r) % LANES && m0 + i < M && n0 + r < N)
-        out[static_cast<long long>(m0 + i) * N + n0 + r] = __float2bfloat16(acc[i][r]);
-    }
+  tile_rows_by_lanes<LANES, ROWS, MT, PACKS>(tile, out, lane, m0, n0, M, N);
 }
