@@ -12,6 +12,10 @@
 
 namespace hone {
 
+/// The entry of the kernel image the cuda device runs as this cublasGemmEx call: it has no code,
+/// and takes gemv's arguments (out, x, w, M, N, K) like the op's kernels.
+inline constexpr const char* kCublasGemvEntry = "vendor:cublas:gemv";
+
 /// The arguments of cublasGemmEx other than the pointers and scalars.
 struct GemmExShape {
   cublasOperation_t transa, transb;

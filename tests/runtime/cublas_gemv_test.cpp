@@ -13,6 +13,9 @@
 #include "core/dtype.hpp"
 #include "core/input_error.hpp"
 #include "runtime/cublas_gemv.hpp"
+#include "runtime/cuda_device.hpp"
+#include "runtime/cuda_driver.hpp"
+#include "support/scoped_env.hpp"
 
 namespace {
 
@@ -121,4 +124,39 @@ TEST_CASE("cublas gemv: a missing library, or one without the functions, is Cubl
   CHECK_THROWS_WITH_AS(hone::load_cublas(HONE_FAKE_LIBCUDA),
                        (std::string(HONE_FAKE_LIBCUDA) + " is not a usable cuBLAS: it lacks cublasCreate_v2").c_str(),
                        hone::CublasUnavailable);
+}
+
+TEST_CASE("cublas gemv (driver and library doubles): the cuda device runs the vendor image as cublasGemmEx on its stream") {
+  hone::test::ScopedEnv library{"HONE_LIBCUBLAS", HONE_FAKE_LIBCUBLAS};  // read when the process first loads cuBLAS
+  static const hone::CudaDriver driver = hone::init_cuda_driver(HONE_FAKE_LIBCUDA);
+  auto device = hone::make_cuda_device(driver, 0);
+  int M = 2, N = 3, K = 4;
+  std::mt19937 rng(7);
+  const auto x = random_bf16(M * K, rng), w = random_bf16(N * K, rng);
+  hone::DeviceBuffer dout(*device, 2 * M * N), dx(*device, 2 * M * K), dw(*device, 2 * N * K);
+  device->upload(dx.get(), x.data(), 2 * x.size());
+  device->upload(dw.get(), w.data(), 2 * w.size());
+  clear_fake_calls();
+  hone::KernelImage image;
+  image.entry = hone::kCublasGemvEntry;
+  auto k = device->load(image);
+  void *out_p = dout.get(), *x_p = dx.get(), *w_p = dw.get();
+  void* args[] = {&out_p, &x_p, &w_p, &M, &N, &K};
+  device->launch(*k, hone::LaunchDims{}, args);
+  CHECK(fake_calls() ==
+        "cublasCreate_v2\n"
+        "cublasSetStream_v2 stream=set\n"
+        "cublasGemmEx transa=T transb=N m=3 n=2 k=4 lda=4 ldb=4 ldc=3 Atype=CUDA_R_16BF Btype=CUDA_R_16BF "
+        "Ctype=CUDA_R_16BF compute=CUBLAS_COMPUTE_32F algo=-1\n");
+  std::vector<std::uint16_t> out(M * N);
+  device->download(out.data(), dout.get(), 2 * out.size());
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double want = 0;
+      for (int i = 0; i < K; ++i) want += double(hone::bf16_to_float(x[m * K + i])) * hone::bf16_to_float(w[n * K + i]);
+      CHECK(hone::bf16_to_float(out[m * N + n]) == doctest::Approx(want).epsilon(1.0 / 256).scale(1e-6));
+    }
+  k.reset();
+  CHECK(fake_calls().find("cublasDestroy_v2\n") != std::string::npos);
+  CHECK_FALSE(device->lost());
 }
