@@ -160,3 +160,17 @@ TEST_CASE("cublas gemv (driver and library doubles): the cuda device runs the ve
   CHECK(fake_calls().find("cublasDestroy_v2\n") != std::string::npos);
   CHECK_FALSE(device->lost());
 }
+
+TEST_CASE("cublas gemv: the real library, where the loader finds one, exports the four functions under these names") {
+  for (const std::string& name : hone::cublas_library_names()) {
+    try {
+      const hone::CublasLibrary real = hone::load_cublas(name);
+      CHECK(static_cast<bool>(real.cublasCreate_v2));
+      CHECK(static_cast<bool>(real.cublasGemmEx));
+      return;
+    } catch (const hone::CublasUnavailable& e) {
+      MESSAGE(e.what());
+    }
+  }
+  MESSAGE("skipped: no cuBLAS on this machine (none of libcublas.so.13, libcublas.so.12 loads)");
+}
