@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "runtime/cubin_info.hpp"
+#include "runtime/cublas_gemv.hpp"
+#include "runtime/cublas_library.hpp"
 #include "runtime/cuda_driver.hpp"
 
 namespace hone {
@@ -56,6 +59,7 @@ struct CudaKernel : LoadedKernel {
   CUfunction function = nullptr;
   int static_smem = 0;       // the kernel's __shared__ arrays, bytes
   int dynamic_smem_set = 0;  // the largest dynamic shared memory this function was allowed so far
+  std::unique_ptr<CublasGemv> cublas;  // set: the image is kCublasGemvEntry, a cuBLAS call, no module
 };
 
 class CudaDevice : public Device {
@@ -113,6 +117,11 @@ class CudaDevice : public Device {
 
   std::unique_ptr<LoadedKernel> load(const KernelImage& image) override {
     auto k = std::make_unique<CudaKernel>(d_, image.entry);
+    if (image.entry == kCublasGemvEntry) {
+      // On the device's stream, so that it is timed, captured and ordered like a kernel launch.
+      k->cublas = std::make_unique<CublasGemv>(cublas_library(), stream_);
+      return k;
+    }
     const int device_arch = props_.cc_major * 10 + props_.cc_minor;
     int cubin_arch = 0;
     if (!image.cubin.empty()) cubin_arch = read_cubin_info(image.cubin).arch;
@@ -227,6 +236,12 @@ class CudaDevice : public Device {
   }
 
   void enqueue(CudaKernel& k, const LaunchDims& dims, void** args) {
+    if (k.cublas) {
+      // gemv's arguments, in its signature's order; cuBLAS picks its own grid.
+      k.cublas->run(*static_cast<int*>(args[3]), *static_cast<int*>(args[4]), *static_cast<int*>(args[5]),
+                    *static_cast<void**>(args[0]), *static_cast<void**>(args[1]), *static_cast<void**>(args[2]));
+      return;
+    }
     for (int i = 0; i < 3; ++i)
       if (dims.grid[i] < 1 || dims.block[i] < 1 || dims.grid[i] > 0x7fffffff || dims.block[i] > 1024)
         throw std::runtime_error(fmt::format("launch of '{}' with grid ({}, {}, {}) and block ({}, {}, {}): out of range", k.entry,
