@@ -21,6 +21,20 @@ struct SpecReader {
 
   [[noreturn]] void fail(const std::string& problem) const { throw input_error(file, problem); }
 
+  // A misspelt key would be dropped silently (a list of hidden cases that never runs), so every
+  // object of the format names the keys it may hold.
+  void known_keys(const json& j, const std::string& where, std::initializer_list<const char*> known) const {
+    if (!j.is_object()) return;
+    for (const auto& item : j.items()) {
+      bool ok = false;
+      for (const char* k : known) ok = ok || item.key() == k;
+      if (ok) continue;
+      std::string list;
+      for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
+      fail(where + ": unknown key '" + item.key() + "' (the keys are " + list + ")");
+    }
+  }
+
   std::string string_field(const json& j, const std::string& key, const std::string& where) const {
     const json& v = require_field(j, key, file, where);
     if (!v.is_string() || v.get<std::string>().empty()) fail(where + "." + key + " must be a non-empty string");
@@ -154,6 +168,7 @@ struct SpecReader {
   }
 
   ArgSpec arg(const json& j, const std::string& where, const std::set<std::string>& symbols) const {
+    known_keys(j, where, {"name", "type", "role", "dims", "init", "value", "range", "addressed_by", "zeroed"});
     ArgSpec a;
     a.name = string_field(j, "name", where);
     std::string type = string_field(j, "type", where);
@@ -245,6 +260,7 @@ struct SpecReader {
     if (!j.is_array()) fail(where + " must be a list of {name, args, [tolerance], [scalars]}");
     for (size_t i = 0; i < j.size(); ++i) {
       const std::string at = where + "[" + std::to_string(i) + "]";
+      known_keys(j[i], at, {"name", "args", "tolerance", "scalars"});
       InputCase c;
       c.name = string_field(j[i], "name", at);
       const json& a = require_field(j[i], "args", file, at);
@@ -355,6 +371,9 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   SpecReader r{spec_path.string()};
   json j = read_json_file(spec_path);
   if (!j.is_object()) r.fail("must hold a JSON object");
+  r.known_keys(j, "the spec",
+               {"op", "summary", "symbols", "dynamic", "example_shape", "args", "aliases", "chain", "tolerance", "tolerance_note",
+                "input_cases", "hidden_cases", "flops", "bytes", "reference", "variants"});
 
   OpSpec op;
   op.dir = dir;
@@ -429,6 +448,7 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   op.bytes = r.expr(require_field(j, "bytes", r.file, "the spec"), "bytes", symbol_set);
 
   const json& ref = require_field(j, "reference", r.file, "the spec");
+  r.known_keys(ref, "reference", {"source", "entry", "launch"});
   op.reference.source = r.source(dir, ref, "reference");
   op.reference.entry = r.string_field(ref, "entry", "reference");
   if (op.reference.source.text.find(op.reference.entry) == std::string::npos)
@@ -440,6 +460,7 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   for (size_t i = 0; i < variants.size(); ++i) {
     const json& vj = variants[i];
     const std::string where = "variants[" + std::to_string(i) + "]";
+    r.known_keys(vj, where, {"name", "source", "function", "params", "order", "template_args", "constraints", "launch"});
     Variant v;
     v.name = r.string_field(vj, "name", where);
     if (!is_identifier(v.name)) r.fail(where + ".name '" + v.name + "' is not an identifier");
