@@ -9,6 +9,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/paths.hpp"
+#include "support/family_copy.hpp"
 
 using namespace hone;
 
@@ -30,18 +31,13 @@ TEST_CASE("op specs: every runtime scalar of every family names the range engine
 }
 
 TEST_CASE("op specs: a float scalar without a range, or with a bad one, is refused naming the file") {
-  const auto dir = std::filesystem::temp_directory_path() / ("hone-spec-range-" + std::to_string(::getpid())) / "rmsnorm";
-  std::filesystem::create_directories(dir);
-  const auto source = templates_root() / "rmsnorm";
-  for (const auto& f : std::filesystem::directory_iterator(source))
-    std::filesystem::copy_file(f.path(), dir / f.path().filename(), std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::copy(templates_root() / "common", dir.parent_path() / "common",
-                        std::filesystem::copy_options::overwrite_existing | std::filesystem::copy_options::recursive);
+  const test::FamilyCopy family("rmsnorm", "spec-range");
+  const auto& dir = family.dir;
   auto with_eps = [&](const nlohmann::json& eps) {
-    nlohmann::json spec = read_json_file(source / "spec.json");
+    nlohmann::json spec = family.original_spec;
     for (auto& a : spec["args"])
       if (a["name"] == "eps") a = eps;
-    std::ofstream(dir / "spec.json") << spec.dump(2);
+    family.write_spec(spec);
   };
   with_eps({{"name", "eps"}, {"type", "float"}, {"value", 1e-6}});
   CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("needs \"range\": [lo, hi], the values engines pass for 'eps'"), InputError);
@@ -50,7 +46,6 @@ TEST_CASE("op specs: a float scalar without a range, or with a bad one, is refus
   CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("range must be [lo, hi] with lo <= hi"), InputError);
   with_eps({{"name", "eps"}, {"type", "float"}, {"value", 1e-6}, {"range", {1e-7, 1e-4}}});
   CHECK(load_op_spec(dir).find_arg("eps")->range_hi == doctest::Approx(1e-4));
-  std::filesystem::remove_all(dir.parent_path());
 }
 
 TEST_CASE("poison: NaN by default, finite garbage that differs by seed otherwise") {

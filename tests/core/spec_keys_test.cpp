@@ -1,28 +1,20 @@
 #include <doctest/doctest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
-
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/op_spec.hpp"
 #include "core/paths.hpp"
+#include "support/family_copy.hpp"
 
 using namespace hone;
 
 // A misspelt key would otherwise be dropped: a "hidden_case" list that never runs, a "constraint"
 // that constrains nothing.
 TEST_CASE("op specs: a key the spec format does not have is refused, naming where it is and the keys that are") {
-  const auto dir = std::filesystem::temp_directory_path() / ("hone-spec-keys-" + std::to_string(::getpid())) / "rmsnorm";
-  std::filesystem::create_directories(dir);
-  const auto source = templates_root() / "rmsnorm";
-  for (const auto& f : std::filesystem::directory_iterator(source))
-    std::filesystem::copy_file(f.path(), dir / f.path().filename(), std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::copy(templates_root() / "common", dir.parent_path() / "common",
-                        std::filesystem::copy_options::overwrite_existing | std::filesystem::copy_options::recursive);
-  const nlohmann::json original = read_json_file(source / "spec.json");
-  auto write = [&](const nlohmann::json& spec) { std::ofstream(dir / "spec.json") << spec.dump(2); };
+  const test::FamilyCopy family("rmsnorm", "spec-keys");
+  const auto& dir = family.dir;
+  const nlohmann::json& original = family.original_spec;
+  auto write = [&](const nlohmann::json& spec) { family.write_spec(spec); };
 
   write(original);
   CHECK_NOTHROW(load_op_spec(dir));
@@ -53,5 +45,4 @@ TEST_CASE("op specs: a key the spec format does not have is refused, naming wher
   write(spec);
   CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("input_cases[0]: unknown key 'tolerances'"), InputError);
   CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("spec.json"), InputError);
-  std::filesystem::remove_all(dir.parent_path());
 }

@@ -11,6 +11,7 @@
 #include "runtime/device.hpp"
 #include "runtime/emu_compiler.hpp"
 #include "runtime/emu_module.hpp"
+#include "support/emu_image.hpp"
 
 namespace hone::emu_test {
 
@@ -33,14 +34,7 @@ inline EmuModule build(const std::string& file, const std::string& entry, const 
 
 /// The same, as the image an emu device loads.
 inline KernelImage build_image(const std::string& file, const std::string& entry, const std::vector<std::string>& types) {
-  const EmuBuild b = compile_for_emu({read_kernel(file), entry, types, 900});
-  INFO("compiler log:\n" << b.log);
-  REQUIRE(b.ok);
-  KernelImage image;
-  image.entry = entry;
-  image.emu_object = b.shared_object;
-  image.emu_invoke = b.invoke_symbol;
-  return image;
+  return test::emu_image(read_kernel(file), entry, types);
 }
 
 inline LaunchDims dims(std::array<std::int64_t, 3> grid, std::array<std::int64_t, 3> block, std::int64_t smem = 0) {

@@ -12,8 +12,8 @@
 
 #include "core/host_tensor.hpp"
 #include "core/paths.hpp"
-#include "runtime/emu_compiler.hpp"
 #include "runtime/emu_device.hpp"
+#include "support/emu_image.hpp"
 #include "tuner/template_proposer.hpp"
 
 using namespace hone;
@@ -94,13 +94,7 @@ TEST_CASE("attention_decode: every variant on vLLM's and FlashInfer's cache layo
         if (point.variant != &variant || tried++ >= 2) continue;
         const Candidate c = render_template(op, variant, point.config, shape);
         CAPTURE(c.label());
-        const EmuBuild build = compile_for_emu({c.source, c.entry, kernel_param_types(op), 900});
-        REQUIRE_MESSAGE(build.ok, build.log);
-        KernelImage image;
-        image.entry = c.entry;
-        image.emu_object = build.shared_object;
-        image.emu_invoke = build.invoke_symbol;
-        auto kernel = device->load(image);
+        auto kernel = device->load(test::emu_image(c.source, c.entry, kernel_param_types(op)));
         for (int call = 0; call < 2; ++call) {
           CAPTURE(call);
           void* out_ptr = out_buf.get();

@@ -8,8 +8,8 @@
 
 #include "core/host_tensor.hpp"
 #include "core/paths.hpp"
-#include "runtime/emu_compiler.hpp"
 #include "runtime/emu_device.hpp"
+#include "support/emu_image.hpp"
 #include "tuner/template_proposer.hpp"
 
 using namespace hone;
@@ -35,13 +35,7 @@ TEST_CASE("fused_add_rmsnorm: every variant, in place on vLLM's hidden states an
     REQUIRE(point != space.end());
     const Candidate c = render_template(op, variant, point->config, shape);
     CAPTURE(c.label());
-    const EmuBuild b = compile_for_emu({c.source, c.entry, kernel_param_types(op), 900});
-    REQUIRE_MESSAGE(b.ok, b.log);
-    KernelImage image;
-    image.entry = c.entry;
-    image.emu_object = b.shared_object;
-    image.emu_invoke = b.invoke_symbol;
-    auto kernel = device->load(image);
+    auto kernel = device->load(test::emu_image(c.source, c.entry, kernel_param_types(op)));
 
     for (float w_offset : {0.f, 1.f}) {
       CAPTURE(w_offset);

@@ -10,8 +10,8 @@
 
 #include "core/host_tensor.hpp"
 #include "core/paths.hpp"
-#include "runtime/emu_compiler.hpp"
 #include "runtime/emu_device.hpp"
+#include "support/emu_image.hpp"
 #include "tuner/template_proposer.hpp"
 
 using namespace hone;
@@ -103,13 +103,7 @@ void check_family(const std::string& family, const Layout& l, float w_offset) {
     REQUIRE(point != space.end());
     const Candidate c = render_template(op, variant, point->config, shape);
     CAPTURE(c.label());
-    const EmuBuild b = compile_for_emu({c.source, c.entry, kernel_param_types(op), 900});
-    REQUIRE_MESSAGE(b.ok, b.log);
-    KernelImage image;
-    image.entry = c.entry;
-    image.emu_object = b.shared_object;
-    image.emu_invoke = b.invoke_symbol;
-    auto kernel = device->load(image);
+    auto kernel = device->load(test::emu_image(c.source, c.entry, kernel_param_types(op)));
 
     DeviceBuffer d_qkv(*device, n * 2), d_cs(*device, cache.size() * 4), d_pos(*device, positions.size() * 8),
         d_qw(*device, l.d * 2), d_kw(*device, l.d * 2);
