@@ -54,9 +54,12 @@ int run_replay(ReplayArgs a) {
 
   if (a.json) {
     auto out = nlohmann::json::array();
-    for (const auto& s : scores)
+    for (const auto& s : scores) {
+      auto ratios = nlohmann::json::array();
+      for (double r : s.ratios) ratios.push_back(ratio_json(r));
       out.push_back({{"strategy", s.strategy}, {"budget", s.budget}, {"median_ratio", ratio_json(s.median_ratio)},
-                     {"p90_ratio", ratio_json(s.p90_ratio)}});
+                     {"p90_ratio", ratio_json(s.p90_ratio)}, {"ratios", ratios}});
+    }
     std::cout << out.dump(1) << "\n";
     return 0;
   }
@@ -83,7 +86,7 @@ void add_replay_command(CLI::App& app, Action& action) {
   cmd->add_option("--plateau", a->options.plateau, "stop a search after this many evaluations without a better time (0: never)")
       ->capture_default_str();
   cmd->add_option("--jobs", a->options.threads, "threads (0: one per core)")->capture_default_str();
-  cmd->add_flag("--json", a->json, "print a JSON list of {strategy, budget, median_ratio, p90_ratio}");
+  cmd->add_flag("--json", a->json, "print a JSON list of {strategy, budget, median_ratio, p90_ratio, ratios (one per seed, in seed order)}");
   cmd->callback([a, &action] { action = [a] { return run_replay(*a); }; });
 }
 

@@ -38,6 +38,7 @@ struct ReplayScore {
   std::size_t budget = 0;
   double median_ratio = 0, p90_ratio = 0;  // over the seeds; p90 by nearest rank
   double mean_evaluations = 0;
+  std::vector<double> ratios;  // one per seed, seeds 1..N in order: two strategies compare seed by seed
 };
 
 /// Every strategy at every budget over the seeds, in the order of the options.

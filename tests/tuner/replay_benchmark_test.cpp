@@ -89,6 +89,8 @@ TEST_CASE("replay: the scores do not depend on the thread count, and a plateau e
   const auto three = replay_benchmark(convolution(), o);
   CHECK(one[0].median_ratio == three[0].median_ratio);
   CHECK(one[0].p90_ratio == three[0].p90_ratio);
+  CHECK(one[0].ratios.size() == 6);
+  CHECK(one[0].ratios == three[0].ratios);
   o.plateau = 5;
   CHECK(replay_benchmark(convolution(), o)[0].mean_evaluations < 60);
 }

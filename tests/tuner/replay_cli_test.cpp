@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -24,14 +25,20 @@ std::string convolution() {
 
 }  // namespace
 
-TEST_CASE("hone replay --json: one object per strategy and budget with the median and p90 ratios") {
+TEST_CASE("hone replay --json: one object per strategy and budget with the median and p90 ratios and each seed's ratio") {
   auto r = run_hone("replay --cache " + convolution() + " --strategy all --budget 20,40 --seeds 3 --json");
   REQUIRE_MESSAGE(r.code == 0, r.output);
   auto j = nlohmann::json::parse(r.output);
   REQUIRE(j.is_array());
   std::set<std::string> strategies;
   for (const auto& o : j) {
-    CHECK(o.size() == 4);
+    CHECK(o.size() == 5);
+    const auto ratios = o.at("ratios").get<std::vector<double>>();
+    REQUIRE(ratios.size() == 3);
+    // three seeds: the median is the middle one
+    auto sorted = ratios;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(sorted[1] == o.at("median_ratio").get<double>());
     strategies.insert(o.at("strategy").get<std::string>());
     const auto budget = o.at("budget").get<int>();
     CHECK((budget == 20 || budget == 40));
