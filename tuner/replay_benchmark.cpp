@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <thread>
+#include <utility>
 
 #include "core/input_error.hpp"
 
@@ -96,7 +97,7 @@ std::vector<ReplayScore> replay_benchmark(const ReplayCache& cache, const Replay
           evaluations += runs[i].evaluations;
         }
       out.push_back({o.strategies[s], o.budgets[b], median_of(ratios), quantile_of(ratios, 0.9),
-                     ratios.empty() ? 0 : evaluations / ratios.size(), ratios});
+                     ratios.empty() ? 0 : evaluations / ratios.size(), std::move(ratios)});
     }
   return out;
 }

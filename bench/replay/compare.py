@@ -41,9 +41,9 @@ def main():
             continue
         a, b = runs(a_file, args.strategy), runs(b_file, args.strategy)
         for budget in sorted(set(a) & set(b)):
-            pairs = list(zip(a[budget], b[budget]))
             if len(a[budget]) != len(b[budget]):
                 sys.exit(f"compare.py: {a_file.stem} at {budget}: {len(a[budget])} seeds in A, {len(b[budget])} in B")
+            pairs = list(zip(a[budget], b[budget]))
             finite = [(x, y) for x, y in pairs if math.isfinite(x) and math.isfinite(y)]
             gm = math.exp(sum(math.log(y / x) for x, y in finite) / len(finite)) if finite else math.nan
             print(f"| {a_file.stem} | {budget} | {sum(x < y for x, y in pairs)} | {sum(y < x for x, y in pairs)} | "
