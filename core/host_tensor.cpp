@@ -77,4 +77,18 @@ void poison(HostTensor& t, std::uint64_t garbage_seed) {
   }
 }
 
+bool fill_signalling_nan(HostTensor& t) {
+  // Exponent all ones, quiet bit clear, lowest payload bit set.
+  auto fill = [&t](auto bits) {
+    for (std::size_t i = 0; i < t.count; ++i) std::memcpy(t.bytes.data() + i * sizeof bits, &bits, sizeof bits);
+  };
+  switch (t.dtype) {
+    case DType::f32: fill(std::uint32_t{0x7f800001}); return true;
+    case DType::f64: fill(std::uint64_t{0x7ff0000000000001}); return true;
+    case DType::bf16: fill(std::uint16_t{0x7f81}); return true;
+    case DType::f16: fill(std::uint16_t{0x7c01}); return true;
+    default: return false;
+  }
+}
+
 }  // namespace hone

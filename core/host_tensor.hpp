@@ -45,4 +45,10 @@ HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rn
 /// kernel nothing about whether it is being checked or timed.
 void poison(HostTensor& t, std::uint64_t garbage_seed = 0);
 
+/// Fills a float buffer with a signalling NaN, whose bits no arithmetic gives back (the CPU
+/// quiets it, the GPU writes its canonical NaN), so that an element that still holds them after
+/// a launch was not computed on, only copied or left alone. False, and nothing filled, for a
+/// dtype that has no signalling NaN (fp8 e4m3, integers).
+bool fill_signalling_nan(HostTensor& t);
+
 }  // namespace hone

@@ -33,14 +33,27 @@ Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, co
   return c;
 }
 
-std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const HostTensor& expected_before,
-                                  const HostTensor& expected) {
-  const std::size_t size = dtype_size(expected.dtype);
-  auto same = [size](const HostTensor& a, const HostTensor& b, std::size_t i) {
-    return std::memcmp(a.bytes.data() + i * size, b.bytes.data() + i * size, size) == 0;
-  };
-  for (std::size_t i = 0; i < expected.count; ++i)
-    if (same(expected_before, expected, i) && !same(got_before, got, i)) return static_cast<std::int64_t>(i);
+namespace {
+
+bool same_bits(const HostTensor& a, const HostTensor& b, std::size_t i) {
+  const std::size_t size = dtype_size(a.dtype);
+  return std::memcmp(a.bytes.data() + i * size, b.bytes.data() + i * size, size) == 0;
+}
+
+}  // namespace
+
+std::vector<bool> kept_elements(const HostTensor& before, const HostTensor& after, const HostTensor& probe_before,
+                                const HostTensor& probe_after) {
+  const bool probed = probe_before.count == after.count && probe_after.count == after.count;
+  std::vector<bool> kept(after.count);
+  for (std::size_t i = 0; i < after.count; ++i)
+    kept[i] = same_bits(before, after, i) && (!probed || same_bits(probe_before, probe_after, i));
+  return kept;
+}
+
+std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const std::vector<bool>& kept) {
+  for (std::size_t i = 0; i < kept.size() && i < got.count; ++i)
+    if (kept[i] && !same_bits(got_before, got, i)) return static_cast<std::int64_t>(i);
   return -1;
 }
 

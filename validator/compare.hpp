@@ -19,12 +19,20 @@ struct Comparison {
 
 Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol);
 
-/// For an in-out buffer: the first element the reference left bit for bit as it went in
-/// (`expected_before` to `expected`) that the candidate changed (`got_before` to `got`), or -1.
-/// Tolerance does not apply there: what an op leaves alone the next kernel reads as it was (rope's
-/// v heads, which attention reads next), so one bit of change is a wrong result.
-std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const HostTensor& expected_before,
-                                  const HostTensor& expected);
+/// The elements of an in-out buffer the reference leaves alone: unchanged bit for bit from
+/// `before` to `after`, and, where there is a probe (a launch on the buffer filled with
+/// signalling NaN, `probe_before` to `probe_after`; empty tensors for none), unchanged there too.
+/// The probe tells an element the reference never computes on (rope's v heads) from one it
+/// updates whose new value happens to round back to the old (a DeltaNet state element under a
+/// tiny update), which only the tolerance may judge.
+std::vector<bool> kept_elements(const HostTensor& before, const HostTensor& after, const HostTensor& probe_before,
+                                const HostTensor& probe_after);
+
+/// For an in-out buffer: the first element the reference leaves alone (`kept`) that the
+/// candidate changed (`got_before` to `got`), or -1. Tolerance does not apply there: what an op
+/// leaves alone the next kernel reads as it was (rope's v heads, which attention reads next), so
+/// one bit of change is a wrong result.
+std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const std::vector<bool>& kept);
 
 /// "[3, 17]" for a flat index into a buffer with the given extents.
 std::string format_index(std::int64_t flat, const std::vector<std::int64_t>& extents);

@@ -27,6 +27,7 @@ struct RunResult {
   std::vector<std::pair<std::size_t, HostTensor>> outputs;
   std::vector<HostTensor> before;  // per output: an in-out buffer as it went in (empty for an out buffer)
   std::vector<std::string> integrity;
+  std::vector<std::vector<bool>> kept;  // the reference's only: per output, the in-out elements it leaves alone
 };
 
 /// How a launch is set up beyond its inputs: scalars over the request's (a hidden test's drawn
