@@ -19,7 +19,7 @@ __device__ void topk_warp(float* topk_w, int* topk_ids, const __nv_bfloat16* log
   const int lane = threadIdx.x;
   const __nv_bfloat16* x = logits + static_cast<long long>(blockIdx.x) * E;
 
-  float m = -INFINITY;
+  float m = -__int_as_float(0x7f800000);  // -inf
   for (int e = lane; e < E; e += 32) m = fmaxf(m, __bfloat162float(x[e]));
   for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
   const float shift = NO_MAX ? 0.f : m;  // NO_MAX: exp of the raw logits, which overflows past 88
