@@ -1,7 +1,8 @@
 // Kernels written by hand against the test families of tests/data/families (paged reads, state
-// slots across chained calls, experts, scratch) and against fused_add_rmsnorm (in place): each
-// right one passes, each wrong one is rejected by the stage meant to catch it, with a reason that
-// says what it found.
+// slots across chained calls, experts, scratch), against fused_add_rmsnorm (in place) and against
+// each Qwen3-Next family (a cases file each, so that ctest runs them apart): each right one
+// passes, each wrong one is rejected by the stage meant to catch it, with a reason that says what
+// it found.
 #include <doctest/doctest.h>
 
 #include "core/json_file.hpp"
@@ -24,10 +25,10 @@ std::vector<std::string> one_or_more(const nlohmann::json& j) {
   return {j.get<std::string>()};
 }
 
-}  // namespace
-
-TEST_CASE("validator: index inputs, chained calls, scratch and aliasing reject the kernels they are there to catch") {
-  const nlohmann::json cases = read_json_file(kData / "validator" / "indexed" / "cases.json");
+// Validates every case of `cases_file` (in tests/data/validator/indexed/) and checks its verdict.
+void run_cases(const std::string& cases_file) {
+  const nlohmann::json cases = read_json_file(kData / "validator" / "indexed" / cases_file);
+  REQUIRE_FALSE(cases.empty());
   Worker worker({"emu", "sm_90", 30, {}});
   for (const auto& c : cases) {
     const std::string name = c["name"];
@@ -54,4 +55,33 @@ TEST_CASE("validator: index inputs, chained calls, scratch and aliasing reject t
     CHECK_MESSAGE(std::any_of(reasons.begin(), reasons.end(), [&](const std::string& r) { return v.reason.find(r) != std::string::npos; }),
                   v.stage << ": " << v.reason);
   }
+}
+}  // namespace
+
+TEST_CASE("validator: index inputs, chained calls, scratch and aliasing reject the kernels they are there to catch") {
+  run_cases("cases.json");
+}
+
+TEST_CASE("validator: hand-written causal_conv1d_update kernels get their verdicts (state pools, padded rows and in-place calls)") {
+  run_cases("causal_conv1d_update_cases.json");
+}
+
+TEST_CASE("validator: hand-written gdn_gated_decode kernels get their verdicts (the gating, the l2 norms and the state pool)") {
+  run_cases("gdn_gated_decode_cases.json");
+}
+
+TEST_CASE("validator: hand-written rmsnorm_gated kernels get their verdicts (the gate and the norm)") {
+  run_cases("rmsnorm_gated_cases.json");
+}
+
+TEST_CASE("validator: hand-written moe_topk_softmax kernels get their verdicts (exact ids, ties and the renormalisation)") {
+  run_cases("moe_topk_softmax_cases.json");
+}
+
+TEST_CASE("validator: hand-written moe_gate_up kernels get their verdicts (only the chosen experts)") {
+  run_cases("moe_gate_up_cases.json");
+}
+
+TEST_CASE("validator: hand-written moe_down kernels get their verdicts (the weighted sum over the chosen experts)") {
+  run_cases("moe_down_cases.json");
 }
