@@ -129,9 +129,8 @@ std::vector<ElementRange> addressed_ranges(const OpSpec& op, const ArgSpec& arg,
 }
 
 HostTensor generate_addressed(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows,
-                              const std::vector<ElementRange>& ranges) {
+                              const std::vector<ElementRange>& ranges, AddressedRest rest) {
   HostTensor t(dtype, n);
-  fill_poison(t, 0, n);
   if (rows == 0 || n % rows != 0) rows = 1;
   const std::size_t per_row = rows ? n / rows : n;
   std::vector<double> scale(rows, 1.0);
@@ -139,11 +138,21 @@ HostTensor generate_addressed(DType dtype, std::size_t n, const InputDist& dist,
     const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
     for (auto& s : scale) s = std::exp(log_lo + (log_hi - log_lo) * rng.uniform());
   }
+  auto draw = [&](std::size_t i) {
+    const double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
+    t.set(i, v * scale[per_row ? i / per_row : 0]);
+  };
+  if (rest == AddressedRest::poison) {
+    fill_poison(t, 0, n);
+  } else {
+    // One block drawn at the front, then copied over the whole buffer; the ranges are drawn afresh below.
+    const std::size_t block = std::min<std::size_t>(n, 4096), size = dtype_size(dtype);
+    for (std::size_t i = 0; i < block; ++i) draw(i);
+    for (std::size_t at = block; at < n; at += block)
+      std::memcpy(t.bytes.data() + at * size, t.bytes.data(), std::min(block, n - at) * size);
+  }
   for (const auto& r : ranges)
-    for (auto i = static_cast<std::size_t>(r.begin); i < static_cast<std::size_t>(r.end); ++i) {
-      const double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
-      t.set(i, v * scale[per_row ? i / per_row : 0]);
-    }
+    for (auto i = static_cast<std::size_t>(r.begin); i < static_cast<std::size_t>(r.end); ++i) draw(i);
   return t;
 }
 

@@ -40,12 +40,18 @@ struct ElementRange {
 std::vector<ElementRange> addressed_ranges(const OpSpec& op, const ArgSpec& arg, const Bindings& shape,
                                            const std::vector<HostTensor>& host);
 
+/// What the elements of an addressed buffer that no index addresses hold.
+enum class AddressedRest {
+  poison,        // NaN (the integer poison pattern for integers): an input no right kernel reads
+  drawn_copies,  // copies of one drawn block: a state pool's other states, finite, to come back unchanged
+};
+
 /// A buffer of `n` elements of `dtype` whose `ranges` are drawn from `dist` and whose other
-/// elements hold poison (NaN; the integer poison pattern for integers), filled as a memset is, so
-/// that a 3 GB expert weight tensor costs the draw of the chosen experts only. `rows` as in
-/// generate_tensor.
+/// elements hold `rest`, filled as a memset or memcpy is, so that a 3 GB expert weight tensor or a
+/// pool of 64 DeltaNet states costs the draw of the chosen experts' or slots' elements only. `rows`
+/// as in generate_tensor.
 HostTensor generate_addressed(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows,
-                              const std::vector<ElementRange>& ranges);
+                              const std::vector<ElementRange>& ranges, AddressedRest rest = AddressedRest::poison);
 
 /// The hidden tests' index draws at `shape`: (argument, mode) for every adversarial mode of every
 /// index argument that its generator offers at that shape.

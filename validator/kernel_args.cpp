@@ -38,8 +38,10 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
     // Each argument has its own stream, so adding an argument does not change the others' values.
     Rng rng(seed * 1000003u + i);
     const auto rows = static_cast<std::size_t>(a.dims.front().eval(shape));
-    out[i] = a.addressed && a.role == ArgRole::In ? generate_addressed(a.dtype, n, *dist, rng, rows, addressed_ranges(op, a, shape, out))
-                                                  : generate_tensor(a.dtype, n, *dist, rng, rows);
+    if (!a.addressed) out[i] = generate_tensor(a.dtype, n, *dist, rng, rows);
+    else
+      out[i] = generate_addressed(a.dtype, n, *dist, rng, rows, addressed_ranges(op, a, shape, out),
+                                  a.role == ArgRole::In ? AddressedRest::poison : AddressedRest::drawn_copies);
   }
   return out;
 }

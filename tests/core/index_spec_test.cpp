@@ -147,6 +147,27 @@ TEST_CASE("addressed buffers: only what the index addresses is drawn, the rest i
   CHECK(ints.at(0) == 0x7f7f7f7f);
 }
 
+TEST_CASE("addressed state pools: the states no slot addresses hold finite copies of a drawn block, the addressed ones fresh draws") {
+  // A pool of 64 DeltaNet states holds 33M floats: drawing them all for every check took most of a
+  // validation's time at batch 1, where one state is addressed.
+  InputDist dist;
+  dist.std = 0.1;
+  Rng rng(5);
+  const std::size_t n = 3 * 10000 + 17;
+  const HostTensor t = generate_addressed(DType::f32, n, dist, rng, 3, {{20000, 20100}}, AddressedRest::drawn_copies);
+  std::size_t finite = 0;
+  for (std::size_t i = 0; i < n; ++i) finite += std::isfinite(t.at(i));
+  CHECK(finite == n);
+  CHECK(t.at(4096) == t.at(0));  // the block repeats over what no slot addresses
+  CHECK(t.at(n - 1) == t.at((n - 1) % 4096));
+  CHECK(t.at(20000) != t.at(20000 % 4096));  // an addressed state is drawn for itself
+  CHECK(t.at(20099) != t.at(20099 % 4096));
+  CHECK(t.at(20100) == t.at(20100 % 4096));
+  double sum_sq = 0;
+  for (std::size_t i = 0; i < 4096; ++i) sum_sq += t.at(i) * t.at(i);
+  CHECK(std::sqrt(sum_sq / 4096) == doctest::Approx(0.1).epsilon(0.05));
+}
+
 TEST_CASE("addressed buffers: an item outside the buffer is a spec error, named") {
   // Experts of 2 * N elements in a buffer of E * N: every expert from E / 2 on runs past its end.
   EditedFamily f("expert_rowsum", [](auto& j) { arg(j, "w")["addressed_by"]["extent"] = "2 * N"; });
