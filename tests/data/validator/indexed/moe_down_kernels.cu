@@ -1,5 +1,6 @@
-// moe_down kernels written by hand, one block per token t and one thread per output row k: a
-// control, and wrong ways to pick the experts, skip another GPU's, weight and sum their terms.
+// moe_down kernels written by hand, one thread per (token t = blockIdx.x, output row k; K rows
+// over blockIdx.y and the block): a control, and wrong ways to pick the experts, skip another
+// GPU's, weight and sum their terms.
 #include <cuda_bf16.h>
 
 namespace {
@@ -18,7 +19,7 @@ __device__ float down_term(const __nv_bfloat16* h, const __nv_bfloat16* w2, int 
 // Right.
 extern "C" __global__ void down_right(__nv_bfloat16* out, const __nv_bfloat16* h, const __nv_bfloat16* w2, const int* topk_ids,
                                       const float* topk_w, int tokens, int E, int TOPK, int N, int K) {
-  const int t = blockIdx.x, k = threadIdx.x;
+  const int t = blockIdx.x, k = blockIdx.y * blockDim.x + threadIdx.x;
   float sum = 0.f;
   for (int j = 0; j < TOPK; ++j) {
     const int s = t * TOPK + j, e = topk_ids[s];
@@ -30,7 +31,7 @@ extern "C" __global__ void down_right(__nv_bfloat16* out, const __nv_bfloat16* h
 // Wrong: expert j (the choice's position) instead of topk_ids[t, j].
 extern "C" __global__ void down_expert_j(__nv_bfloat16* out, const __nv_bfloat16* h, const __nv_bfloat16* w2, const int* topk_ids,
                                          const float* topk_w, int tokens, int E, int TOPK, int N, int K) {
-  const int t = blockIdx.x, k = threadIdx.x;
+  const int t = blockIdx.x, k = blockIdx.y * blockDim.x + threadIdx.x;
   float sum = 0.f;
   for (int j = 0; j < TOPK; ++j) {
     const int s = t * TOPK + j, e = topk_ids[s];
@@ -42,7 +43,7 @@ extern "C" __global__ void down_expert_j(__nv_bfloat16* out, const __nv_bfloat16
 // Wrong: the next token's expert at the same choice (chosen by some token, so drawn, not NaN).
 extern "C" __global__ void down_next_token_id(__nv_bfloat16* out, const __nv_bfloat16* h, const __nv_bfloat16* w2,
                                               const int* topk_ids, const float* topk_w, int tokens, int E, int TOPK, int N, int K) {
-  const int t = blockIdx.x, k = threadIdx.x;
+  const int t = blockIdx.x, k = blockIdx.y * blockDim.x + threadIdx.x;
   float sum = 0.f;
   for (int j = 0; j < TOPK; ++j) {
     const int s = t * TOPK + j, e = topk_ids[(s + TOPK) % (tokens * TOPK)];
@@ -55,7 +56,7 @@ extern "C" __global__ void down_next_token_id(__nv_bfloat16* out, const __nv_bfl
 // the end of w2).
 extern "C" __global__ void down_remote_read(__nv_bfloat16* out, const __nv_bfloat16* h, const __nv_bfloat16* w2, const int* topk_ids,
                                             const float* topk_w, int tokens, int E, int TOPK, int N, int K) {
-  const int t = blockIdx.x, k = threadIdx.x;
+  const int t = blockIdx.x, k = blockIdx.y * blockDim.x + threadIdx.x;
   float sum = 0.f;
   for (int j = 0; j < TOPK; ++j) {
     const int s = t * TOPK + j, e = topk_ids[s];
@@ -67,7 +68,7 @@ extern "C" __global__ void down_remote_read(__nv_bfloat16* out, const __nv_bfloa
 // Wrong: the routing weights ignored (every expert's term counted once).
 extern "C" __global__ void down_ignores_weights(__nv_bfloat16* out, const __nv_bfloat16* h, const __nv_bfloat16* w2,
                                                 const int* topk_ids, const float* topk_w, int tokens, int E, int TOPK, int N, int K) {
-  const int t = blockIdx.x, k = threadIdx.x;
+  const int t = blockIdx.x, k = blockIdx.y * blockDim.x + threadIdx.x;
   float sum = 0.f;
   for (int j = 0; j < TOPK; ++j) {
     const int s = t * TOPK + j, e = topk_ids[s];
@@ -80,7 +81,7 @@ extern "C" __global__ void down_ignores_weights(__nv_bfloat16* out, const __nv_b
 // every expert's output and adds them up afterwards does), not rounded once.
 extern "C" __global__ void down_rounds_terms(__nv_bfloat16* out, const __nv_bfloat16* h, const __nv_bfloat16* w2, const int* topk_ids,
                                              const float* topk_w, int tokens, int E, int TOPK, int N, int K) {
-  const int t = blockIdx.x, k = threadIdx.x;
+  const int t = blockIdx.x, k = blockIdx.y * blockDim.x + threadIdx.x;
   float sum = 0.f;
   for (int j = 0; j < TOPK; ++j) {
     const int s = t * TOPK + j, e = topk_ids[s];
