@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/input_error.hpp"
@@ -95,4 +96,18 @@ TEST_CASE("tasks: with two dynamic dims, only an op that reads both gets a task 
       "split_sum N=256 rows=1..2", "split_sum N=256 rows=3..4", "rmsnorm hidden=256 tokens=1..2", "rmsnorm hidden=256 tokens=3..4"};
   CHECK(labels == expected);
   CHECK(tasks[3].shape == Bindings{{"D", 8}, {"PAGE", 4}, {"batch", 4}, {"ctx", 48}});
+}
+
+TEST_CASE("tasks: scripts/gpu-check's Qwen3-Next file gives each of its families a task at 1, 4, 16 and 64 tokens") {
+  const auto model = load_model_shapes(std::string(HONE_TEST_DATA_DIR) + "/shapes/gpu-check-qwen3-next.json");
+  std::map<std::string, std::set<std::int64_t>> tokens_of;
+  for (const auto& t : tasks_from_model(model, templates_root(), {}, "sm_90")) {
+    const auto& s = t.shape;
+    tokens_of[t.op].insert(s.count("B") ? s.at("B") : s.count("rows") ? s.at("rows") / 32 : s.at("tokens"));
+  }
+  const std::set<std::int64_t> buckets{1, 4, 16, 64};
+  for (const char* op : {"causal_conv1d_update", "gdn_gated_decode", "rmsnorm_gated", "moe_topk_softmax", "moe_gate_up", "moe_down"}) {
+    CAPTURE(op);
+    CHECK(tokens_of[op] == buckets);
+  }
 }
