@@ -1,5 +1,6 @@
 #include "validator/evaluation_request.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace hone {
@@ -52,6 +53,16 @@ KernelUnderTest kernel_from_json(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+std::uint64_t request_buffer_bytes(const OpSpec& op, const EvaluationRequest& r) {
+  Bindings largest = r.shape;
+  for (const auto& [symbol, bucket] : r.buckets)
+    if (largest.count(symbol)) largest[symbol] = std::max(largest[symbol], bucket.hi);
+  std::uint64_t bytes = 0;
+  for (const auto& a : op.args)
+    if (a.pointer) bytes += static_cast<std::uint64_t>(a.elements(largest)) * dtype_size(a.dtype);
+  return bytes;
+}
 
 void to_json(nlohmann::json& j, const EvaluationRequest& r) {
   nlohmann::json buckets = nlohmann::json::object();

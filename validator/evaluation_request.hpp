@@ -14,6 +14,7 @@
 #include "core/expr.hpp"
 #include "core/launch_rule.hpp"
 #include "core/model_shapes.hpp"
+#include "core/op_spec.hpp"
 #include "runtime/device.hpp"
 
 namespace hone {
@@ -55,6 +56,10 @@ struct EvaluationRequest {
   double launch_limit_s = 0;
   std::string launch_limit_basis;  // where the limit comes from, for the verdict
 };
+
+/// The bytes of every buffer `op` takes at the largest shape `r` evaluates it at (each dynamic dim
+/// at its bucket's top): what the worker's memory limit must leave room for, several times over.
+std::uint64_t request_buffer_bytes(const OpSpec& op, const EvaluationRequest& r);
 
 void to_json(nlohmann::json& j, const EvaluationRequest& r);
 void from_json(const nlohmann::json& j, EvaluationRequest& r);

@@ -42,9 +42,12 @@ struct SandboxLimits {
 };
 
 /// Limits for a process whose emu device runs blocks on `threads` OS threads, with the client's
-/// time limit `timeout_s` (0: none): room for every thread's fiber stacks and malloc arena plus
-/// 2 GiB, or $HONE_WORKER_MEMORY_MB; CPU time for every thread busy for the whole time limit.
-SandboxLimits default_sandbox_limits(unsigned threads, double timeout_s);
+/// time limit `timeout_s` (0: none), evaluating an op whose buffers take `buffer_bytes`: room for
+/// every thread's fiber stacks and malloc arena, 2 GiB, and eight times the buffers (the host
+/// draw, the device copy, the downloads, the in-out buffers' copies before the launch, the
+/// reference's second launch on signalling NaN), or $HONE_WORKER_MEMORY_MB; CPU time for every
+/// thread busy for the whole time limit.
+SandboxLimits default_sandbox_limits(unsigned threads, double timeout_s, std::uint64_t buffer_bytes = 0);
 
 /// Step 1, before any kernel is loaded: the limits, the SIGSYS/SIGXCPU/SIGXFSZ handlers and the
 /// first filter. Throws std::runtime_error when the filter cannot be installed.

@@ -84,7 +84,8 @@ std::unique_ptr<hone::Device> open_worker_device(const Options& o) {
     if (o.kind == "emu") {
       // Block threads first: they inherit nothing, so the filter is synchronised onto them.
       const unsigned threads = hone::start_emu_threads();
-      hone::enter_sandbox(hone::default_sandbox_limits(threads, o.timeout_s));
+      const hone::OpSpec op = hone::load_op_spec(request.spec_dir);  // files are opened before the sandbox closes them
+      hone::enter_sandbox(hone::default_sandbox_limits(threads, o.timeout_s, hone::request_buffer_bytes(op, request)));
       hone::report_emu_faults_fatally();
     }
     hone::Verdict v = hone::evaluate(*device, request, [&](const std::string& s) {
