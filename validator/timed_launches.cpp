@@ -20,11 +20,16 @@ TimedLaunches::TimedLaunches(Device& device, const OpSpec& op, const Bindings& s
                              int input_sets)
     : op_(op) {
   // Drawn for this timing: a kernel cannot know the garbage it will find.
+  // Only what a launch writes is copied: the pristine sets below share the inputs of the first
+  // slot, and an MoE layer's expert weights are gigabytes.
   for (int k = 0; k < kPoisonKinds; ++k) {
-    std::vector<HostTensor> values = host;
+    std::vector<HostTensor> values(host.size());
     const std::uint64_t seed = k == 0 ? 0 : fresh_seed();
-    for (std::size_t i = 0; i < op.args.size(); ++i)
-      if (op.args[i].pointer && op.args[i].role == ArgRole::Out) poison(values[i], seed ? seed + i : 0);
+    for (std::size_t i = 0; i < op.args.size(); ++i) {
+      if (!op.args[i].pointer || op.args[i].role == ArgRole::In) continue;
+      values[i] = host[i];
+      if (op.args[i].role == ArgRole::Out) poison(values[i], seed ? seed + i : 0);
+    }
     poisoned_.push_back(std::move(values));
   }
 

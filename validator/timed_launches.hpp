@@ -43,7 +43,7 @@ class TimedLaunches {
 
  private:
   const OpSpec& op_;
-  std::vector<std::vector<HostTensor>> poisoned_;  // per kind: host values with the outputs so poisoned
+  std::vector<std::vector<HostTensor>> poisoned_;  // per kind: what a launch writes, the outputs so poisoned; inputs left empty
   std::vector<std::unique_ptr<LaunchArgs>> slots_;
   std::vector<std::unique_ptr<LaunchArgs>> pristine_;  // per kind: device copies of poisoned outputs and initial in-out values
   std::vector<TimedSample> samples_;

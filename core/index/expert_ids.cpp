@@ -3,7 +3,8 @@
 // and, from two tokens on, one token that shares with the first and one (the last, where there
 // are experts enough) that shares with no popular expert. Where the spec allows it (`remote` 1),
 // some ids lie outside 0..experts-1: experts held by another GPU (-1, as engines' expert maps
-// give, or past the last expert). Addresses the experts' weights: item = expert id.
+// give, or past the last expert); the adversarial mode "remote" has many, and always both
+// kinds. Addresses the experts' weights: item = expert id.
 #include "core/index/draws.hpp"
 #include "core/input_error.hpp"
 
@@ -48,6 +49,25 @@ void generate(const IndexCall& call, HostTensor& out) {
         if (call.below(one_in) == 0) e = call.below(2) ? -1 : experts + static_cast<std::int64_t>(call.below(static_cast<std::uint64_t>(experts)));
     }
     for (std::int64_t j = 0; j < topk; ++j) out.set(static_cast<std::size_t>(t * topk + j), static_cast<double>(ids[static_cast<std::size_t>(j)]));
+  }
+  if (remote && call.mode == "remote") {
+    // Both kinds in every such draw, not by chance (a kernel may mishandle one kind only): where
+    // one is missing it takes the first or the last choice, whichever the other kind is not at.
+    const auto last = static_cast<std::size_t>(tokens * topk) - 1;
+    auto find = [&](auto kind) {
+      for (std::size_t i = 0; i <= last; ++i)
+        if (kind(out.at(i))) return static_cast<std::int64_t>(i);
+      return std::int64_t{-1};
+    };
+    std::int64_t minus_one = find([](double e) { return e == -1; });
+    const std::int64_t past = find([&](double e) { return e >= static_cast<double>(experts); });
+    if (minus_one < 0) {
+      minus_one = past == 0 ? static_cast<std::int64_t>(last) : 0;
+      out.set(static_cast<std::size_t>(minus_one), -1);
+    }
+    if (past < 0 && last > 0)
+      out.set(minus_one == static_cast<std::int64_t>(last) ? 0 : last,
+              static_cast<double>(experts + static_cast<std::int64_t>(call.below(static_cast<std::uint64_t>(experts)))));
   }
 }
 

@@ -251,6 +251,20 @@ TEST_CASE("expert_ids: distinct within a token, shared and unshared experts, rem
   CHECK_FALSE(g->offers("remote", {{"experts", 8}, {"remote", 0}}));
 }
 
+TEST_CASE("expert_ids: the remote mode holds both kinds of another GPU's id, -1 and one from experts on, in every draw") {
+  // Drawn by chance only, a small shape's hidden test at times held no id from experts on, and a
+  // kernel that reads past the weights for one passed (tokens=3, TOPK=4: about 3 draws in 100).
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    for (const std::vector<std::int64_t>& extents : {std::vector<std::int64_t>{3, 4}, {1, 2}}) {
+      Draw r("expert_ids", extents, {{"experts", 16}, {"remote", 1}}, seed, "remote");
+      r.run();
+      const auto v = r.values();
+      CHECK(std::count(v.begin(), v.end(), -1) >= 1);
+      CHECK(std::count_if(v.begin(), v.end(), [](std::int64_t e) { return e >= 16; }) >= 1);
+    }
+  }
+}
+
 TEST_CASE("e4m3_weights: finite codes, each block's largest at 448, normal within, all_codes draws every finite code") {
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     Draw d("e4m3_weights", {6, 20}, {{"rows", 4}, {"cols", 8}}, seed, kTypicalMode, DType::fp8);
