@@ -96,15 +96,15 @@ RunResult StageRun::run_reference(const Bindings& shape, const std::vector<HostT
   RunResult r = run(*reference, req.reference, shape, host, setup);
   // A second launch with every float in-out buffer holding signalling NaN tells the elements the
   // reference leaves alone from those it computes on and that round back to their old bits.
-  // Copied only for an op with a float in-out buffer: the copy holds every input, and an expert
-  // weight tensor is gigabytes.
-  const bool probed = std::any_of(op.args.begin(), op.args.end(), [](const ArgSpec& a) {
-    return a.pointer && a.role == ArgRole::InOut && dtype_is_float(a.dtype);
-  });
-  std::vector<HostTensor> probe_host = probed ? host : std::vector<HostTensor>{};
+  // The inputs are copied only for an op with an in-out buffer: an expert weight tensor is gigabytes.
+  std::vector<HostTensor> probe_host;
   std::vector<bool> filled(op.args.size());
-  for (std::size_t i = 0; probed && i < op.args.size(); ++i)
-    if (op.args[i].pointer && op.args[i].role == ArgRole::InOut) filled[i] = fill_signalling_nan(probe_host[i]);
+  for (std::size_t i = 0; i < op.args.size(); ++i)
+    if (op.args[i].pointer && op.args[i].role == ArgRole::InOut) {
+      if (probe_host.empty()) probe_host = host;
+      filled[i] = fill_signalling_nan(probe_host[i]);
+    }
+  const bool probed = std::find(filled.begin(), filled.end(), true) != filled.end();
   const RunResult probe = probed ? run(*reference, req.reference, shape, probe_host, setup) : RunResult{};
   for (std::size_t k = 0; k < r.outputs.size(); ++k) {
     const std::size_t i = r.outputs[k].first;

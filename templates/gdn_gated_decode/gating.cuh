@@ -1,17 +1,12 @@
 #pragma once
 #include "bf16_pack.cuh"
 #include "float_pack.cuh"
+#include "group_sum.cuh"
 
 // What every block of one (row, hv) computes before it touches the state: the decay exp(g) and
 // beta, and its lane's slice of the l2-normalised q (times scale) and k. Each group of SPLIT
-// adjacent lanes holds a whole head, lane `part` its KP = K / SPLIT consecutive elements, so xor
-// shuffles below SPLIT sum over K within the group.
-template <int SPLIT>
-__device__ __forceinline__ float group_sum(float x) {
-#pragma unroll
-  for (int off = SPLIT / 2; off > 0; off /= 2) x += __shfl_xor_sync(0xffffffffu, x, off);
-  return x;
-}
+// adjacent lanes holds a whole head, lane `part` its KP = K / SPLIT consecutive elements, so
+// group_sum<SPLIT> sums over K within the group.
 
 struct GdnGate {
   float decay, beta;

@@ -1,5 +1,6 @@
 #pragma once
 #include "bf16_pack.cuh"
+#include "group_sum.cuh"
 
 // ROWS rows of expert e's w2 from k0 (all below K: the grid is exact), one pointer and constant
 // offsets apart, and the slot's row of h. 64-bit offsets: E * K * N passes 2^31.
@@ -39,11 +40,3 @@ struct DownTile {
     for (int r = 0; r < ROWS; ++r) acc[r] = fmaf(weight, dot[r], acc[r]);
   }
 };
-
-// The sum of v over an aligned group of LANES lanes, by xor shuffles that every lane of the warp runs.
-template <int LANES>
-__device__ __forceinline__ float group_sum(float v) {
-#pragma unroll
-  for (int offset = LANES / 2; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xffffffffu, v, offset);
-  return v;
-}

@@ -1,6 +1,8 @@
 #pragma once
 #include <cuda_bf16.h>
 
+#include "group_sum.cuh"
+
 // One 32-bit key per logit whose unsigned order is the contract's: the bf16 bits made
 // order-preserving in the high half, 0xffff - id in the low half, so the largest key is the largest
 // logit and, among equal logits, the lowest id (-0 is made +0, which it equals). Every real key is
@@ -29,13 +31,6 @@ __device__ __forceinline__ unsigned group_max(unsigned k) {
     for (int o = LANES / 2; o > 0; o >>= 1) k = max(k, __shfl_xor_sync(0xffffffffu, k, o));
     return k;
   }
-}
-
-template <int LANES>
-__device__ __forceinline__ float group_sum(float v) {
-#pragma unroll
-  for (int o = LANES / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
 }
 
 // sum over the lane's real keys of exp(logit - m), summed over the group.

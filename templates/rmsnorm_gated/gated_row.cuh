@@ -1,5 +1,6 @@
 #pragma once
 #include "bf16_pack.cuh"
+#include "group_sum.cuh"
 #include "silu.cuh"
 
 // The part of one row that lane l of a group of LANES lanes owns: packs l, l + LANES, ... of VEC
@@ -29,9 +30,7 @@ struct GatedRow {
         const float v = __bfloat162float(x[i].v[j]);
         s = fmaf(v, v, s);
       }
-#pragma unroll
-    for (int offset = LANES / 2; offset > 0; offset >>= 1) s += __shfl_xor_sync(0xffffffffu, s, offset);
-    return s;
+    return group_sum<LANES>(s);
   }
 
   // out = x * inv_rms * w * silu(z) at the lane's packs; w holds the lane's ITEMS packs of the weight.
