@@ -3,8 +3,8 @@
 // and, from two tokens on, one token that shares with the first and one (the last, where there
 // are experts enough) that shares with no popular expert. Where the spec allows it (`remote` 1),
 // some ids lie outside 0..experts-1: experts held by another GPU (-1, as engines' expert maps
-// give, or past the last expert); the adversarial mode "remote" has many, and always both
-// kinds. Addresses the experts' weights: item = expert id.
+// give, or past the last expert); the adversarial mode "remote" has many, and always -1 and
+// `experts`. Addresses the experts' weights: item = expert id.
 #include "core/index/draws.hpp"
 #include "core/input_error.hpp"
 
@@ -51,8 +51,10 @@ void generate(const IndexCall& call, HostTensor& out) {
     for (std::int64_t j = 0; j < topk; ++j) out.set(static_cast<std::size_t>(t * topk + j), static_cast<double>(ids[static_cast<std::size_t>(j)]));
   }
   if (remote && call.mode == "remote") {
-    // Both kinds in every such draw, not by chance (a kernel may mishandle one kind only): where
-    // one is missing it takes the first or the last choice, whichever the other kind is not at.
+    // Both kinds in every such draw, not by chance (a kernel may mishandle one kind only): -1 and
+    // `experts` itself, whose weights would start right at the end of the tensor, where a read
+    // hits the device's guard (one far past may land in other memory, zeros as often as not).
+    // Where one is missing it takes the first or the last choice, whichever the other is not at.
     const auto last = static_cast<std::size_t>(tokens * topk) - 1;
     auto find = [&](auto kind) {
       for (std::size_t i = 0; i <= last; ++i)
@@ -60,14 +62,13 @@ void generate(const IndexCall& call, HostTensor& out) {
       return std::int64_t{-1};
     };
     std::int64_t minus_one = find([](double e) { return e == -1; });
-    const std::int64_t past = find([&](double e) { return e >= static_cast<double>(experts); });
+    const std::int64_t past = find([&](double e) { return e == static_cast<double>(experts); });
     if (minus_one < 0) {
       minus_one = past == 0 ? static_cast<std::int64_t>(last) : 0;
       out.set(static_cast<std::size_t>(minus_one), -1);
     }
     if (past < 0 && last > 0)
-      out.set(minus_one == static_cast<std::int64_t>(last) ? 0 : last,
-              static_cast<double>(experts + static_cast<std::int64_t>(call.below(static_cast<std::uint64_t>(experts)))));
+      out.set(minus_one == static_cast<std::int64_t>(last) ? 0 : last, static_cast<double>(experts));
   }
 }
 

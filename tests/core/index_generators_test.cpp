@@ -251,16 +251,18 @@ TEST_CASE("expert_ids: distinct within a token, shared and unshared experts, rem
   CHECK_FALSE(g->offers("remote", {{"experts", 8}, {"remote", 0}}));
 }
 
-TEST_CASE("expert_ids: the remote mode holds both kinds of another GPU's id, -1 and one from experts on, in every draw") {
+TEST_CASE("expert_ids: the remote mode holds both kinds of another GPU's id, -1 and the first past the last expert, in every draw") {
   // Drawn by chance only, a small shape's hidden test at times held no id from experts on, and a
   // kernel that reads past the weights for one passed (tokens=3, TOPK=4: about 3 draws in 100).
+  // An id far past the last expert points into whatever the device mapped there, zeros as often
+  // as not; the weights of id `experts` would start right at the end, in the guard page.
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     for (const std::vector<std::int64_t>& extents : {std::vector<std::int64_t>{3, 4}, {1, 2}}) {
       Draw r("expert_ids", extents, {{"experts", 16}, {"remote", 1}}, seed, "remote");
       r.run();
       const auto v = r.values();
       CHECK(std::count(v.begin(), v.end(), -1) >= 1);
-      CHECK(std::count_if(v.begin(), v.end(), [](std::int64_t e) { return e >= 16; }) >= 1);
+      CHECK(std::count(v.begin(), v.end(), 16) >= 1);
     }
   }
 }
