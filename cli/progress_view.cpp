@@ -24,6 +24,13 @@ std::string verdict_text(const ResultRecord& r, bool reused) {
   return "fail [" + r.stage + "] " + first_line(r.reason) + (reused ? " (from an earlier run)" : "");
 }
 
+// How long the candidate's evaluation took (checks and timing in the worker), where a job's time
+// goes: " [12.3 s]".
+std::string evaluation_time_text(const ResultRecord& r, bool reused) {
+  if (reused || !r.detail.is_object() || !r.detail.contains("evaluation_seconds")) return "";
+  return fmt::format(" [{:.2f} s]", r.detail["evaluation_seconds"].get<double>());
+}
+
 std::string outcome_text(const TaskOutcome& o) {
   if (o.from_earlier_run)
     return o.winner_label ? fmt::format("done in an earlier run: {} {:.4f} ms", *o.winner_label, o.winner_ms)
@@ -51,7 +58,7 @@ class LineView : public JobProgress {
     fmt::print(out_, "[{}/{}] {}\n", index, total, task.label());
   }
   void candidate_done(const std::string& label, const ResultRecord& r, bool reused) override {
-    fmt::print(out_, "  {:>3}/{} {:<40} {}\n", ++done_, planned_, label, verdict_text(r, reused));
+    fmt::print(out_, "  {:>3}/{} {:<40} {}{}\n", ++done_, planned_, label, verdict_text(r, reused), evaluation_time_text(r, reused));
   }
   void task_finished(const TaskOutcome& o) override {
     if (o.from_earlier_run || o.interrupted) fmt::print(out_, "  {}\n", outcome_text(o));

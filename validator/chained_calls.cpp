@@ -15,11 +15,20 @@ std::vector<std::vector<HostTensor>> draw_calls(const OpSpec& op, const Bindings
   return calls;
 }
 
+UploadedCalls upload_calls(StageRun& run, const Bindings& shape, const std::vector<std::vector<HostTensor>>& calls,
+                           const LaunchSetup& setup) {
+  UploadedCalls uploaded;
+  for (const auto& host : calls) uploaded.push_back(run.upload_inputs(shape, host, setup));
+  return uploaded;
+}
+
 std::vector<RunResult> run_calls(StageRun& run, bool candidate, const Bindings& shape,
-                                 const std::vector<std::vector<HostTensor>>& calls, const LaunchSetup& setup) {
+                                 const std::vector<std::vector<HostTensor>>& calls, const LaunchSetup& setup,
+                                 const UploadedCalls* uploaded) {
   auto launch = [&](const std::vector<HostTensor>& host, std::size_t c) {
     LaunchSetup s = setup;
     if (calls.size() > 1) s.call = fmt::format("call {} of {}", c + 1, calls.size());
+    if (uploaded) s.inputs = (*uploaded)[c].get();
     return candidate ? run.run_candidate(shape, host, s) : run.run_reference(shape, host, s);
   };
   std::vector<RunResult> results;

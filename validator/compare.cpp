@@ -1,14 +1,15 @@
 #include "validator/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 namespace hone {
 
-Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol) {
+Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol, const CheckedElements& only) {
   Comparison c;
-  for (std::size_t i = 0; i < expected.count; ++i) {
+  for_each_checked(expected.count, only, [&](std::size_t i) {
     const double e = expected.at(i), g = got.at(i);
     const double bound = tol.atol + tol.rtol * std::fabs(e);
     double err = std::fabs(g - e);
@@ -29,32 +30,52 @@ Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, co
       c.got = g;
       c.expected = e;
     }
-  }
+  });
   return c;
 }
 
 namespace {
 
-bool same_bits(const HostTensor& a, const HostTensor& b, std::size_t i) {
-  const std::size_t size = dtype_size(a.dtype);
-  return std::memcmp(a.bytes.data() + i * size, b.bytes.data() + i * size, size) == 0;
+// Fixed-size copies, so that the compiler compares words instead of calling memcmp per element.
+template <std::size_t N>
+bool same_word(const unsigned char* a, const unsigned char* b) {
+  unsigned char x[N], y[N];
+  std::memcpy(x, a, N);
+  std::memcpy(y, b, N);
+  return std::memcmp(x, y, N) == 0;
 }
 
 }  // namespace
 
+bool same_bits(const HostTensor& a, const HostTensor& b, std::size_t i) {
+  const std::size_t size = dtype_size(a.dtype);
+  const unsigned char *p = a.bytes.data() + i * size, *q = b.bytes.data() + i * size;
+  switch (size) {
+    case 1: return *p == *q;
+    case 2: return same_word<2>(p, q);
+    case 4: return same_word<4>(p, q);
+    case 8: return same_word<8>(p, q);
+    default: return std::memcmp(p, q, size) == 0;
+  }
+}
+
 std::vector<bool> kept_elements(const HostTensor& before, const HostTensor& after, const HostTensor& probe_before,
-                                const HostTensor& probe_after) {
+                                const HostTensor& probe_after, const CheckedElements& only) {
   const bool probed = probe_before.count == after.count && probe_after.count == after.count;
   std::vector<bool> kept(after.count);
-  for (std::size_t i = 0; i < after.count; ++i)
+  for_each_checked(after.count, only, [&](std::size_t i) {
     kept[i] = same_bits(before, after, i) && (!probed || same_bits(probe_before, probe_after, i));
+  });
   return kept;
 }
 
-std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const std::vector<bool>& kept) {
-  for (std::size_t i = 0; i < kept.size() && i < got.count; ++i)
-    if (kept[i] && !same_bits(got_before, got, i)) return static_cast<std::int64_t>(i);
-  return -1;
+std::int64_t first_change_of_kept(const HostTensor& got_before, const HostTensor& got, const std::vector<bool>& kept,
+                                  const CheckedElements& only) {
+  std::int64_t first = -1;
+  for_each_checked(std::min(kept.size(), got.count), only, [&](std::size_t i) {
+    if (first < 0 && kept[i] && !same_bits(got_before, got, i)) first = static_cast<std::int64_t>(i);
+  });
+  return first;
 }
 
 std::string format_index(std::int64_t flat, const std::vector<std::int64_t>& extents) {

@@ -16,19 +16,19 @@ double rounding_unit(DType dtype) {
   }
 }
 
-ErrorBias error_bias(const HostTensor& got, const HostTensor& expected) {
+ErrorBias error_bias(const HostTensor& got, const HostTensor& expected, const CheckedElements& only) {
   ErrorBias b;
   b.unit = rounding_unit(expected.dtype);
   if (b.unit == 0) return b;
   double offset = 0, outward = 0, magnitude = 0, squares = 0;
-  for (std::size_t i = 0; i < expected.count; ++i) {
+  for_each_checked(expected.count, only, [&](std::size_t i) {
     const double e = expected.at(i), g = got.at(i);
-    if (!std::isfinite(e) || !std::isfinite(g)) continue;
+    if (!std::isfinite(e) || !std::isfinite(g)) return;
     offset += g - e;
     outward += e < 0 ? e - g : g - e;
     magnitude += std::fabs(e);
     squares += e * e;
-  }
+  });
   if (magnitude <= 0 || squares <= 0) return b;
   b.effective_elements = magnitude * magnitude / squares;
   b.in_magnitude = std::fabs(outward) >= std::fabs(offset);

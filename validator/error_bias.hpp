@@ -9,6 +9,7 @@
 // scale off), and plainly (an offset); either may lean.
 #include "core/dtype.hpp"
 #include "core/host_tensor.hpp"
+#include "validator/checked_elements.hpp"
 
 namespace hone {
 
@@ -36,8 +37,8 @@ struct ErrorBias {
   double ratio() const { return bound > 0 ? (relative < 0 ? -relative : relative) / bound : 0; }
 };
 
-/// The bias of `got` against `expected` over the elements where both are finite; zero for
-/// integer dtypes and for an expected output that is all zeros.
-ErrorBias error_bias(const HostTensor& got, const HostTensor& expected);
+/// The bias of `got` against `expected` over the elements of `only` (every one when empty) where
+/// both are finite; zero for integer dtypes and for an expected output that is all zeros there.
+ErrorBias error_bias(const HostTensor& got, const HostTensor& expected, const CheckedElements& only = {});
 
 }  // namespace hone

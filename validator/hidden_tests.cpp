@@ -66,8 +66,7 @@ std::vector<HiddenTest> hidden_tests(const OpSpec& op, const Bindings& shape, co
       t.seed = rng.next();
       t.label = symbol + "=" + std::to_string(v);
       draw_scalars(op, t, rng);
-      draw_scalars(op, t, rng);
-    out.push_back(std::move(t));
+      out.push_back(std::move(t));
     }
   }
   auto dims_label = [&](const Bindings& at) {

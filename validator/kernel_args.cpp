@@ -1,5 +1,7 @@
 #include "validator/kernel_args.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -47,7 +49,7 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
 }
 
 LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
-                       const std::map<std::string, double>& scalars, const std::vector<HostTensor>& host)
+                       const std::map<std::string, double>& scalars, const std::vector<HostTensor>& host, bool inputs_only)
     : device_(device), op_(op), host_(host) {
   const std::size_t n = op.args.size();
   buffers_.resize(n);
@@ -58,7 +60,7 @@ LaunchArgs::LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape,
   for (std::size_t i = 0; i < n; ++i) {
     const ArgSpec& a = op.args[i];
     if (a.pointer) {
-      upload(i);
+      if (!inputs_only || a.role == ArgRole::In) upload(i);
       continue;
     }
     auto& slot = scalars_[i];
@@ -88,19 +90,49 @@ LaunchArgs::LaunchArgs(const LaunchArgs& inputs, const std::vector<HostTensor>& 
   }
 }
 
+namespace {
+
+const std::array<unsigned char, LaunchArgs::kGuardBytes>& guard_pattern() {
+  static const auto pattern = [] {
+    std::array<unsigned char, LaunchArgs::kGuardBytes> p;
+    p.fill(kGuardByte);
+    return p;
+  }();
+  return pattern;
+}
+
+// The first byte at which `bytes` of device memory differ from `host`, or `bytes` when they agree;
+// downloaded a slice at a time, so that checking a gigabyte of expert weights allocates no gigabyte.
+std::size_t first_difference(Device& device, const void* device_src, const unsigned char* host, std::size_t bytes) {
+  constexpr std::size_t kSlice = std::size_t{4} << 20;
+  std::vector<unsigned char> slice(std::min(bytes, kSlice));
+  for (std::size_t at = 0; at < bytes; at += kSlice) {
+    const std::size_t n = std::min(kSlice, bytes - at);
+    device.download(slice.data(), static_cast<const unsigned char*>(device_src) + at, n);
+    if (std::memcmp(slice.data(), host + at, n) == 0) continue;
+    std::size_t k = 0;
+    while (slice[k] == host[at + k]) ++k;
+    return at + k;
+  }
+  return bytes;
+}
+
+}  // namespace
+
 void LaunchArgs::upload(std::size_t i) {
   const std::size_t bytes = host_[i].size_bytes();
   buffers_[i] = DeviceBuffer(device_, bytes + 2 * kGuardBytes);
   device_.name_buffer(buffers_[i].get(), op_.args[i].name);
-  std::vector<unsigned char> image(bytes + 2 * kGuardBytes, kGuardByte);
-  std::memcpy(image.data() + kGuardBytes, host_[i].bytes.data(), bytes);
-  device_.upload(buffers_[i].get(), image.data(), image.size());
-  pointers_[i] = static_cast<unsigned char*>(buffers_[i].get()) + kGuardBytes;
+  auto* base = static_cast<unsigned char*>(buffers_[i].get());
+  device_.upload(base, guard_pattern().data(), kGuardBytes);
+  device_.upload(base + kGuardBytes, host_[i].bytes.data(), bytes);
+  device_.upload(base + kGuardBytes + bytes, guard_pattern().data(), kGuardBytes);
+  pointers_[i] = base + kGuardBytes;
   argv_[i] = &pointers_[i];
 }
 
-HostTensor LaunchArgs::download(std::size_t i) const {
-  HostTensor t(op_.args[i].dtype, host_[i].count);
+HostTensor LaunchArgs::download(std::size_t i, std::size_t count) const {
+  HostTensor t(op_.args[i].dtype, std::min(count, host_[i].count));
   device_.download(t.bytes.data(), pointers_[i], t.size_bytes());
   return t;
 }
@@ -111,25 +143,26 @@ std::vector<std::string> LaunchArgs::integrity_problems() const {
     const ArgSpec& a = op_.args[i];
     if (!a.pointer || !buffers_[i].get()) continue;
     const std::size_t bytes = host_[i].size_bytes();
-    std::vector<unsigned char> image(bytes + 2 * kGuardBytes);
-    device_.download(image.data(), buffers_[i].get(), image.size());
+    const auto* base = static_cast<const unsigned char*>(buffers_[i].get());
+    std::array<unsigned char, kGuardBytes> guard;
+    device_.download(guard.data(), base, kGuardBytes);
     for (std::size_t k = 0; k < kGuardBytes; ++k) {
-      if (image[kGuardBytes - 1 - k] != kGuardByte) {
+      if (guard[kGuardBytes - 1 - k] != kGuardByte) {
         problems.push_back(fmt::format("wrote before the start of '{}' (byte {} before it)", a.name, k + 1));
         break;
       }
     }
+    device_.download(guard.data(), base + kGuardBytes + bytes, kGuardBytes);
     for (std::size_t k = 0; k < kGuardBytes; ++k) {
-      if (image[kGuardBytes + bytes + k] != kGuardByte) {
+      if (guard[k] != kGuardByte) {
         problems.push_back(fmt::format("wrote past the end of '{}' (byte {} after it)", a.name, k));
         break;
       }
     }
-    if (a.role == ArgRole::In && !written_[i] && std::memcmp(image.data() + kGuardBytes, host_[i].bytes.data(), bytes) != 0) {
-      std::size_t first = 0;
-      while (first < bytes && image[kGuardBytes + first] == host_[i].bytes[first]) ++first;
-      const std::size_t element = first / dtype_size(a.dtype);
-      problems.push_back(fmt::format("changed its input '{}' (first at element {})", a.name, element));
+    if (a.role == ArgRole::In && !written_[i]) {
+      const std::size_t first = first_difference(device_, base + kGuardBytes, host_[i].bytes.data(), bytes);
+      if (first < bytes)
+        problems.push_back(fmt::format("changed its input '{}' (first at element {})", a.name, first / dtype_size(a.dtype)));
     }
   }
   return problems;

@@ -33,8 +33,9 @@ class LaunchArgs {
   static constexpr std::size_t kGuardBytes = 256;
 
   /// Uploads `host` to fresh device buffers and prepares scalar values from the shape and scalars.
+  /// `inputs_only`: only the In buffers, for launches that share them (the constructor below).
   LaunchArgs(Device& device, const OpSpec& op, const Bindings& shape, const std::map<std::string, double>& scalars,
-             const std::vector<HostTensor>& host);
+             const std::vector<HostTensor>& host, bool inputs_only = false);
   /// Fresh buffers for the outputs (Out and InOut, holding `host`'s values), the In buffers and
   /// the scalars of `inputs`: another launch on the same inputs that writes elsewhere. `inputs`
   /// must outlive it.
@@ -48,8 +49,9 @@ class LaunchArgs {
   void alias(std::size_t arg, std::size_t onto);
   /// The device pointer of buffer argument i, as the kernel receives it.
   void* pointer(std::size_t i) const { return pointers_[i]; }
-  /// Downloads buffer argument i into a host tensor of its dtype.
-  HostTensor download(std::size_t i) const;
+  /// Downloads buffer argument i (its first `count` elements, all of them by default) into a
+  /// host tensor of its dtype.
+  HostTensor download(std::size_t i, std::size_t count = SIZE_MAX) const;
   /// What the launch broke that it must not: an input buffer it changed, a guard zone it wrote
   /// (of the buffers this LaunchArgs holds: inputs it shares are the owner's to check). Empty
   /// when all is intact.

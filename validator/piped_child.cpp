@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <csignal>
@@ -24,7 +26,7 @@ bool write_all(int fd, const std::string& data) {
   return true;
 }
 
-PipedChild spawn_piped_child(const std::vector<std::string>& args) {
+PipedChild spawn_piped_child(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   ::signal(SIGPIPE, SIG_IGN);
   const std::string& program = args.at(0);
   auto fail = [&](const std::string& why) { return std::runtime_error("cannot start " + program + ": " + why); };
@@ -50,8 +52,18 @@ PipedChild spawn_piped_child(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (auto& a : owned) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // Ours, with `env`'s variables in place of any of the same name.
+  std::vector<std::string> variables = env;
+  for (char** e = environ; *e; ++e) {
+    const std::string v = *e;
+    const std::string name = v.substr(0, v.find('=') + 1);
+    if (std::none_of(env.begin(), env.end(), [&](const std::string& x) { return x.rfind(name, 0) == 0; })) variables.push_back(v);
+  }
+  std::vector<char*> envp;
+  for (auto& v : variables) envp.push_back(v.data());
+  envp.push_back(nullptr);
   PipedChild child;
-  const int rc = posix_spawn(&child.pid, program.c_str(), &fa, &attr, argv.data(), environ);
+  const int rc = posix_spawn(&child.pid, program.c_str(), &fa, &attr, argv.data(), envp.data());
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   ::close(to[0]);

@@ -22,8 +22,9 @@ struct PipedChild {
 /// other end is gone (errno says why). Both sides of the pipes use it.
 bool write_all(int fd, const std::string& data);
 
-/// Starts `args[0]` with `args`. Throws std::runtime_error "cannot start <program>: <reason>".
-/// Also makes SIGPIPE harmless here: a child that dies while we write to it must not end hone.
-PipedChild spawn_piped_child(const std::vector<std::string>& args);
+/// Starts `args[0]` with `args`, in our environment with the "NAME=value" entries of `env` set
+/// over it. Throws std::runtime_error "cannot start <program>: <reason>". Also makes SIGPIPE
+/// harmless here: a child that dies while we write to it must not end hone.
+PipedChild spawn_piped_child(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
 
 }  // namespace hone

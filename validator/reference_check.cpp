@@ -41,8 +41,9 @@ CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, cons
     run.fail(fmt::format("the op's spec cannot draw inputs for {} at {}: {}", what, shape_text(shape), e.what()));
   }
   const LaunchSetup separate = setup_for(draw);
-  std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, separate);
-  checked.expected = run_calls(run, false, shape, checked.calls, separate);
+  const UploadedCalls uploaded = upload_calls(run, shape, checked.calls, separate);
+  std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, separate, &uploaded);
+  checked.expected = run_calls(run, false, shape, checked.calls, separate, &uploaded);
   const std::string mismatch = compare_calls(run, got, checked.expected, shape, draw.input_case, what);
   if (!mismatch.empty()) run.fail(mismatch, {{"seed", draw.seed}, {"case", draw.input_case ? draw.input_case->name : "default"}});
 
@@ -59,7 +60,9 @@ CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, cons
 }
 
 std::string recheck(StageRun& run, const Bindings& shape, const CheckedInputs& checked, const std::string& what) {
-  const std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, setup_for(checked.draw));
+  const LaunchSetup setup = setup_for(checked.draw);
+  const UploadedCalls uploaded = upload_calls(run, shape, checked.calls, setup);
+  const std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, setup, &uploaded);
   return compare_calls(run, got, checked.expected, shape, checked.draw.input_case, what);
 }
 

@@ -1,12 +1,12 @@
 #include "validator/stage_run.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "validator/compare.hpp"
 #include "validator/error_bias.hpp"
-#include "validator/kernel_args.hpp"
 #include "validator/untouched_check.hpp"
 #include "validator/watched_device.hpp"
 
@@ -50,23 +50,47 @@ LaunchDims StageRun::dims_at(const KernelUnderTest& k, const Bindings& shape) {
   }
 }
 
+namespace {
+
+std::map<std::string, double> scalars_of(const EvaluationRequest& req, const LaunchSetup& setup) {
+  std::map<std::string, double> scalars = req.scalars;
+  for (const auto& [name, value] : setup.scalars) scalars[name] = value;
+  return scalars;
+}
+
+}  // namespace
+
+std::unique_ptr<LaunchArgs> StageRun::upload_inputs(const Bindings& shape, const std::vector<HostTensor>& host,
+                                                    const LaunchSetup& setup) {
+  return std::make_unique<LaunchArgs>(device, op, shape, scalars_of(req, setup), host, true);
+}
+
 RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bindings& shape,
                         const std::vector<HostTensor>& host, const LaunchSetup& setup) {
   const LaunchDims dims = dims_at(k, shape);
-  std::map<std::string, double> scalars = req.scalars;
-  for (const auto& [name, value] : setup.scalars) scalars[name] = value;
-  LaunchArgs args(device, op, shape, scalars, host);
-  if (setup.in_place) args.alias(op.arg_index(setup.in_place->first), op.arg_index(setup.in_place->second));
-  launching(&kernel == candidate.get() ? "the candidate" : "the reference", shape);
-  device.launch(kernel, dims, args.argv());
+  // In place, the written argument is an input's buffer: that one launch gets inputs of its own.
+  const bool shared = setup.inputs && !setup.in_place;
+  std::optional<LaunchArgs> args;
+  if (shared) args.emplace(*setup.inputs, host);
+  else args.emplace(device, op, shape, scalars_of(req, setup), host);
+  if (setup.in_place) args->alias(op.arg_index(setup.in_place->first), op.arg_index(setup.in_place->second));
+  const bool is_candidate = &kernel == candidate.get();
+  launching(is_candidate ? "the candidate" : "the reference", shape);
+  device.launch(kernel, dims, args->argv());
   RunResult r;
-  for (std::size_t i = 0; i < op.args.size(); ++i)
-    if (op.args[i].pointer && (op.args[i].role == ArgRole::Out || op.args[i].role == ArgRole::InOut)) {
-      r.outputs.emplace_back(i, args.download(i));
-      r.before.push_back(op.args[i].role == ArgRole::InOut ? host[i] : HostTensor{});
-    }
-  r.integrity = args.integrity_problems();
-  for (auto& p : untouched_problems(op, shape, host, args)) r.integrity.push_back(std::move(p));
+  for (std::size_t i = 0; i < op.args.size(); ++i) {
+    const ArgSpec& a = op.args[i];
+    if (!a.pointer || (a.role != ArgRole::Out && a.role != ArgRole::InOut)) continue;
+    r.outputs.emplace_back(i, args->download(i));
+    r.before.push_back(a.role == ArgRole::InOut ? host[i] : HostTensor{});
+    r.checked.push_back(a.role == ArgRole::InOut && a.addressed ? addressed_ranges(op, a, shape, host) : CheckedElements{});
+  }
+  r.integrity = args->integrity_problems();
+  // The shared inputs are checked after the candidate's launches: the reference leaves them alone.
+  if (shared && is_candidate)
+    for (auto& p : setup.inputs->integrity_problems()) r.integrity.push_back(std::move(p));
+  for (auto& p : unaddressed_changes(op, shape, host, r.outputs)) r.integrity.push_back(std::move(p));
+  for (auto& p : scratch_zeroed_problems(op, shape, host, *args)) r.integrity.push_back(std::move(p));
   for (auto& p : r.integrity) {
     if (setup.in_place) p += fmt::format(" (when '{}' is '{}', in place)", setup.in_place->first, setup.in_place->second);
     if (!setup.call.empty()) p += " (" + setup.call + ")";
@@ -111,9 +135,9 @@ RunResult StageRun::run_reference(const Bindings& shape, const std::vector<HostT
     if (op.args[i].role != ArgRole::InOut) {
       r.kept.emplace_back();
     } else if (filled[i]) {
-      r.kept.push_back(kept_elements(host[i], r.outputs[k].second, probe_host[i], probe.outputs[k].second));
+      r.kept.push_back(kept_elements(host[i], r.outputs[k].second, probe_host[i], probe.outputs[k].second, r.checked[k]));
     } else {
-      r.kept.push_back(kept_elements(host[i], r.outputs[k].second, {}, {}));
+      r.kept.push_back(kept_elements(host[i], r.outputs[k].second, {}, {}, r.checked[k]));
     }
   }
   return r;
@@ -126,7 +150,9 @@ std::string StageRun::compare(const RunResult& got, const RunResult& expected, c
     const Tolerance tol = op.tolerance_for(arg.dtype, input_case);
     std::vector<std::int64_t> extents;
     for (const auto& d : arg.dims) extents.push_back(d.eval(shape));
-    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol);
+    static const CheckedElements kEvery;
+    const CheckedElements& only = k < expected.checked.size() ? expected.checked[k] : kEvery;
+    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol, only);
     max_abs_err = std::max(max_abs_err, c.max_abs_err);
     if (c.mismatches > 0 || worst.buffer.empty()) worst = {arg.name, format_index(c.worst_index, extents), c.got, c.expected};
     if (c.mismatches > 0)
@@ -136,7 +162,7 @@ std::string StageRun::compare(const RunResult& got, const RunResult& expected, c
                          c.expected, tol.atol, tol.rtol);
     if (arg.role == ArgRole::InOut && k < got.before.size() && k < expected.kept.size()) {
       const HostTensor &g = got.outputs[k].second, &e = expected.outputs[k].second;
-      const std::int64_t changed = first_change_of_kept(got.before[k], g, expected.kept[k]);
+      const std::int64_t changed = first_change_of_kept(got.before[k], g, expected.kept[k], only);
       if (changed >= 0) {
         const auto i = static_cast<std::size_t>(changed);
         worst = {arg.name, format_index(changed, extents), g.at(i), e.at(i)};
@@ -145,7 +171,7 @@ std::string StageRun::compare(const RunResult& got, const RunResult& expected, c
                            arg.name, worst.index, changed, what, got.before[k].at(i), g.at(i));
       }
     }
-    const ErrorBias b = error_bias(got.outputs[k].second, expected.outputs[k].second);
+    const ErrorBias b = error_bias(got.outputs[k].second, expected.outputs[k].second, only);
     if (worst_bias.is_null() || b.ratio() > worst_bias.value("ratio", 0.0))
       worst_bias = {{"buffer", arg.name}, {"relative", b.relative}, {"in_magnitude", b.in_magnitude}, {"bound", b.bound},
                     {"ratio", b.ratio()},

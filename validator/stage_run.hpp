@@ -17,7 +17,9 @@
 #include "core/index_inputs.hpp"
 #include "core/op_spec.hpp"
 #include "runtime/device.hpp"
+#include "validator/checked_elements.hpp"
 #include "validator/evaluation.hpp"
+#include "validator/kernel_args.hpp"
 #include "validator/verdict.hpp"
 
 namespace hone {
@@ -28,6 +30,7 @@ struct RunResult {
   std::vector<HostTensor> before;  // per output: an in-out buffer as it went in (empty for an out buffer)
   std::vector<std::string> integrity;
   std::vector<std::vector<bool>> kept;  // the reference's only: per output, the in-out elements it leaves alone
+  std::vector<CheckedElements> checked;  // per output: the elements compared with the reference (empty: all)
 };
 
 /// How a launch is set up beyond its inputs: scalars over the request's (a hidden test's drawn
@@ -37,6 +40,7 @@ struct LaunchSetup {
   std::map<std::string, double> scalars;
   std::optional<std::pair<std::string, std::string>> in_place;  // (written, input)
   std::string call;                                             // "call 2 of 3" in a chain, for reasons
+  const LaunchArgs* inputs = nullptr;  // the In buffers already on the device (upload_inputs), shared unless in place
 };
 
 /// How one check draws its inputs (validator/reference_check.hpp).
@@ -87,7 +91,12 @@ struct StageRun {
 
   /// The launch of `k` at `shape`; a rule that does not hold there fails the stage.
   LaunchDims dims_at(const KernelUnderTest& k, const Bindings& shape);
-  /// One launch of `kernel` on fresh device buffers holding `host`; its outputs downloaded.
+  /// The In buffers of `host` on the device, uploaded once for the launches of one call (the
+  /// candidate's and the reference's) to share through LaunchSetup::inputs; with the scalars of
+  /// `setup`, which those launches must have too.
+  std::unique_ptr<LaunchArgs> upload_inputs(const Bindings& shape, const std::vector<HostTensor>& host, const LaunchSetup& setup);
+  /// One launch of `kernel` on fresh device buffers holding `host` (the In buffers shared when
+  /// setup.inputs holds them); its outputs downloaded.
   RunResult run(LoadedKernel& kernel, const KernelUnderTest& k, const Bindings& shape, const std::vector<HostTensor>& host,
                 const LaunchSetup& setup = {});
   /// The candidate's launch; a changed input or a written guard zone fails at consistency.

@@ -9,6 +9,7 @@
 #include "validator/timed_launches.hpp"
 #include "validator/timing.hpp"
 #include "validator/timing_plan.hpp"
+#include "validator/untouched_check.hpp"
 
 namespace hone {
 
@@ -54,11 +55,16 @@ KernelTiming prepare(StageRun& run, LoadedKernel& kernel, const KernelUnderTest&
 
 // Every timed launch's outputs, as its last sample left them, against the reference's on the
 // same inputs: a kernel that does less work when it is timed fails here.
-void check_timed_outputs(StageRun& run, const KernelTiming& t, const RunResult& expected) {
+void check_timed_outputs(StageRun& run, const KernelTiming& t, const std::vector<HostTensor>& host, const RunResult& expected) {
   const std::size_t n = t.launches->size();
   for (std::size_t j = 0; j < n; ++j) {
     // Every sample starts from the inputs the reference ran on, in-out buffers restored.
-    RunResult got{t.launches->outputs(j), expected.before, t.launches->integrity_problems(j)};
+    RunResult got;
+    got.outputs = t.launches->outputs(j);
+    got.before = expected.before;
+    got.integrity = t.launches->integrity_problems(j);
+    // The comparison looks only at what the index inputs address: the rest is proved unchanged here.
+    for (auto& p : unaddressed_changes(run.op, run.req.shape, host, got.outputs)) got.integrity.push_back(std::move(p));
     run.check_integrity(got);
     const std::string what = fmt::format("{}'s timed launch {} of {}, its outputs poisoned with {} before each sample", t.name,
                                          j + 1, n, TimedLaunches::poison_kind(j));
@@ -95,7 +101,7 @@ void timing_stage(StageRun& run, Verdict& v) {
   run.launching("the candidate's timed launches", run.req.shape);
   v.timing = measure(run.device, *run.candidate, t.dims, t.launches->samples(), t.plan, run.req.timing);
   run.timed_launches = v.timing.runs * t.plan.launches_per_sample;
-  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, t, run.run_reference(run.req.shape, host));
+  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, t, host, run.run_reference(run.req.shape, host));
   const double bytes = static_cast<double>(run.op.bytes.eval(run.req.shape));
   const double flops = static_cast<double>(run.op.flops.eval(run.req.shape));
   const std::string impossible = impossible_speed(v.timing.median_ms, bytes, flops, run.device.info());
@@ -118,8 +124,8 @@ void timing_against_baseline_stage(StageRun& run, Verdict& v) {
   auto [c, b] = time_interleaved(run.device, cand.timed(), base.timed(), run.req.timing);
   run.timed_launches = c.runs * cand.plan.launches_per_sample;
   const RunResult expected = run.run_reference(run.req.shape, host);
-  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, expected);
-  if (!is_reference(run, baseline)) check_timed_outputs(run, base, expected);
+  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, host, expected);
+  if (!is_reference(run, baseline)) check_timed_outputs(run, base, host, expected);
   v.timing = c;
   note_cpu_timing(run, v);
   v.detail["baseline"] = {{"median_ms", b.median_ms}, {"min_ms", b.min_ms}, {"spread", b.spread}, {"runs", b.runs}};

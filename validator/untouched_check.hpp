@@ -4,6 +4,7 @@
 // would have touched), checked bit for bit; and the zeroed part of a scratch buffer, which the
 // next call counts on.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/host_tensor.hpp"
@@ -12,8 +13,14 @@
 
 namespace hone {
 
-/// The problems after a launch on `args`, which held `host` before it ("" none: empty).
-std::vector<std::string> untouched_problems(const OpSpec& op, const Bindings& shape, const std::vector<HostTensor>& host,
-                                            const LaunchArgs& args);
+/// The elements of addressed in-out buffers that a launch changed though no index addresses
+/// them, as reasons (none: empty); `host` is what the launch started from, `outputs` its Out and
+/// InOut buffers as downloaded after it (argument index, values).
+std::vector<std::string> unaddressed_changes(const OpSpec& op, const Bindings& shape, const std::vector<HostTensor>& host,
+                                             const std::vector<std::pair<std::size_t, HostTensor>>& outputs);
+
+/// A zeroed part of a scratch buffer that the launch on `args` left non-zero, as a reason.
+std::vector<std::string> scratch_zeroed_problems(const OpSpec& op, const Bindings& shape, const std::vector<HostTensor>& host,
+                                                 const LaunchArgs& args);
 
 }  // namespace hone

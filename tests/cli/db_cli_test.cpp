@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <regex>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -96,6 +97,8 @@ TEST_CASE("db cli: shards tuned apart merge into one database that resumes both"
   for (const auto& [db, seed] : {std::pair{a, "1"}, std::pair{b, "2"}}) {
     Run r = hone_cmd("tune --model " + kTiny + " --device emu --budget 2 --seed " + seed + " --db " + db);
     REQUIRE_MESSAGE(r.code == 0, r.output);
+    // Each candidate evaluated says how long its evaluation took.
+    CHECK_MESSAGE(std::regex_search(r.output, std::regex(R"(  1/2 .* (pass|fail) .*\[[0-9]+\.[0-9]{2} s\]\n)")), r.output);
   }
   add_lesson(a, "rmsnorm on machine a");
   add_lesson(b, "rmsnorm on machine b");

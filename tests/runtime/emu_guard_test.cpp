@@ -164,3 +164,37 @@ TEST_CASE("emu device: without a fatal reporter the reason goes to stderr and th
   CHECK_MESSAGE(has(end.stderr_text, "out-of-bounds write to buffer 'out'"), end.stderr_text);
   l.device->release(out);
 }
+
+TEST_CASE("emu device: a released buffer's mapping serves the next buffer of its size, and is out of reach until then") {
+  Launch l("guards.cu", "write_at", {"float*", "int", "int", "long long"});
+  void* first = l.device->alloc(1000 * sizeof(float));  // 4000 bytes: a gap of 96 to 4096
+  l.device->release(first);
+  // A pointer kept past its release (state kept between launches) faults, as on a fresh mapping.
+  int n = 1000, who = 5;
+  long long at = 5;
+  void* stale = first;
+  auto a = args(stale, n, who, at);
+  const ChildEnd end = run_in_child([&] { l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), a.data()); });
+  INFO(end.fault << end.stderr_text);
+  CHECK_FALSE((end.exited && end.exit_code == 0));
+
+  // The next buffer of that size reuses the mapping, with its guards and canaries as new.
+  void* again = l.device->alloc(1000 * sizeof(float));
+  CHECK(again == first);
+  l.device->name_buffer(again, "again");
+  auto b = args(again, n, who, at);
+  CHECK_NOTHROW(l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), b.data()));
+  at = 1001;  // in the gap
+  std::string why;
+  try {
+    l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), b.data());
+  } catch (const EmuKernelError& e) {
+    why = e.what();
+  }
+  CHECK_MESSAGE(has(why, "out-of-bounds write to buffer 'again' (4000 bytes) at byte offset 4004"), why);
+  at = 1024 + 10;  // past the page: the guard
+  const ChildEnd past = run_in_child([&] { l.device->launch(*l.kernel, dims({1, 1, 1}, {32, 1, 1}), b.data()); });
+  INFO(past.fault << past.stderr_text);
+  CHECK(has(past.fault, "out-of-bounds write to buffer 'again' (4000 bytes)"));
+  l.device->release(again);
+}

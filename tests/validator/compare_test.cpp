@@ -83,3 +83,21 @@ TEST_CASE("timing summary: median, minimum and spread") {
   CHECK(t.spread == doctest::Approx((4.0 - 1.0) / 3.0));
   CHECK(summarize_samples({2, 4}, "gpu").median_ms == 3);
 }
+
+TEST_CASE("compare: only the checked ranges are compared, kept, and searched for changes; indices stay flat") {
+  HostTensor e(DType::f32, 10), g(DType::f32, 10);
+  for (int i = 0; i < 10; ++i) e.set(i, 1.0), g.set(i, 1.0);
+  g.set(1, 5.0);  // outside the ranges: not this comparison's to judge
+  g.set(7, 1.5);  // inside
+  const CheckedElements only{{3, 5}, {6, 9}};
+  Comparison c = compare_buffers(g, e, {0.01, 0.0}, only);
+  CHECK(c.mismatches == 1);
+  CHECK(c.worst_index == 7);
+  CHECK(compare_buffers(g, e, {0.01, 0.0}).mismatches == 2);
+
+  const std::vector<bool> kept = kept_elements(e, e, {}, {}, only);
+  CHECK(kept == std::vector<bool>{false, false, false, true, true, false, true, true, true, false});
+  CHECK(first_change_of_kept(e, g, kept, only) == 7);
+  g.set(7, 1.0);
+  CHECK(first_change_of_kept(e, g, kept, only) == -1);
+}

@@ -93,3 +93,21 @@ TEST_CASE("error bias: non-finite elements are left to the per-element check, an
   CHECK(f.bound == kBiasFloor);
   CHECK_FALSE(f.biased());
 }
+
+TEST_CASE("error bias: over the checked ranges only, so that elements exact by construction do not dilute it") {
+  // A state pool of 16 states of 256 values, one of them addressed and updated 1% too large;
+  // the other 15 come back exactly as they went in.
+  const std::int64_t state = 256, states = 16;
+  HostTensor got(DType::bf16, static_cast<std::size_t>(state * states)), expected(DType::bf16, static_cast<std::size_t>(state * states));
+  Rng rng(7);
+  for (std::size_t i = 0; i < got.count; ++i) {
+    const double v = rng.normal(0, 1);
+    expected.set(i, v);
+    const auto at = static_cast<std::int64_t>(i);
+    got.set(i, at >= 3 * state && at < 4 * state ? v * 1.01 : v);
+  }
+  CHECK_FALSE(error_bias(got, expected).biased());  // diluted sixteen times
+  const ErrorBias b = error_bias(got, expected, {{3 * state, 4 * state}});
+  CHECK(b.biased());
+  CHECK(b.relative > 0.005);
+}

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "core/paths.hpp"
 #include "validator/hidden_tests.hpp"
 
@@ -87,6 +89,9 @@ TEST_CASE("hidden tests: each draws its own value of every runtime scalar from t
     CHECK(v >= eps.range_lo);
     CHECK(v <= eps.range_hi);
     CHECK_MESSAGE(t.label.find(", eps=") != std::string::npos, t.label);
+    // Named once, with the value the test runs with.
+    CHECK_MESSAGE(t.label.find(", eps=") == t.label.rfind(", eps="), t.label);
+    CHECK_MESSAGE(t.label.find(fmt::format(", eps={:.3g}", v)) != std::string::npos, t.label);
     values.insert(v);
   }
   CHECK(values.size() == tests.size());

@@ -1,6 +1,8 @@
 #include "guarded_memory.hpp"
 
+#include <malloc.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -23,6 +25,30 @@ GuardedMemory::~GuardedMemory() {
     unregister_guarded_buffer(m.slot);
     munmap(m.base, m.map_bytes);
   }
+  drop_spares();
+}
+
+std::size_t GuardedMemory::spare_limit() {
+  rlimit r{};
+  if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return std::size_t{1} << 30;
+  return static_cast<std::size_t>(r.rlim_cur / 8);
+}
+
+unsigned char* GuardedMemory::take_spare(std::size_t map_bytes) {
+  std::lock_guard lock(mutex_);
+  auto it = spares_.find(map_bytes);
+  if (it == spares_.end()) return nullptr;
+  unsigned char* base = it->second;
+  spares_.erase(it);
+  spare_bytes_ -= map_bytes;
+  return base;
+}
+
+void GuardedMemory::drop_spares() {
+  std::lock_guard lock(mutex_);
+  for (auto& [bytes, base] : spares_) munmap(base, bytes);
+  spares_.clear();
+  spare_bytes_ = 0;
 }
 
 void* GuardedMemory::allocate(std::size_t bytes) {
@@ -30,13 +56,27 @@ void* GuardedMemory::allocate(std::size_t bytes) {
   const std::size_t data_bytes = round_up(rounded, page_size());
   const std::size_t guard = round_up(kGuardBytes, page_size());
   const std::size_t total = guard + data_bytes + guard;
-  // Reserved inaccessible as a whole; only the data pages become usable.
-  void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  auto* base = static_cast<unsigned char*>(p);
-  if (mprotect(base + guard, data_bytes, PROT_READ | PROT_WRITE) != 0) {
+  // A spare keeps its pages but not its access: a stale pointer into it faults as before.
+  auto* base = take_spare(total);
+  if (base && mprotect(base + guard, data_bytes, PROT_READ | PROT_WRITE) != 0) {
     munmap(base, total);
-    throw std::bad_alloc();
+    base = nullptr;
+  }
+  if (!base) {
+    // Reserved inaccessible as a whole; only the data pages become usable. Out of address space,
+    // the spares go first, and the free memory the heap keeps.
+    void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      drop_spares();
+      malloc_trim(0);
+      p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    }
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    base = static_cast<unsigned char*>(p);
+    if (mprotect(base + guard, data_bytes, PROT_READ | PROT_WRITE) != 0) {
+      munmap(base, total);
+      throw std::bad_alloc();
+    }
   }
   Mapping m;
   m.base = base;
@@ -69,6 +109,15 @@ void GuardedMemory::release(void* buffer) {
     mappings_.erase(it);
   }
   unregister_guarded_buffer(m.slot);
+  {
+    std::lock_guard lock(mutex_);
+    const std::size_t guard = round_up(kGuardBytes, page_size());
+    if (spare_bytes_ + m.map_bytes <= spare_limit() && mprotect(m.base + guard, m.map_bytes - 2 * guard, PROT_NONE) == 0) {
+      spares_.emplace(m.map_bytes, m.base);
+      spare_bytes_ += m.map_bytes;
+      return;
+    }
+  }
   munmap(m.base, m.map_bytes);
 }
 

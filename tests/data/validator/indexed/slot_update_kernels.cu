@@ -65,3 +65,19 @@ extern "C" __global__ void slot_decays_idle_slots(float* out, float* state, cons
   state[s * D + d] = next;
   out[b * D + d] = next + xv;
 }
+
+// Wrong: every state it writes is 1.2e-6 too large (inside the tolerance element by element, but
+// one-sided). In a pool of many slots, few of them addressed, the unbiased-error check must look
+// at the addressed states only: over the whole pool the error is diluted by the untouched ones.
+extern "C" __global__ void slot_biased_state(float* out, float* state, const float* x, const int* state_idx, int B, int D,
+                                             int SLOTS) {
+  const int b = blockIdx.x, d = threadIdx.x, s = state_idx[b];
+  const float xv = x[b * D + d];
+  if (s < 0) {
+    out[b * D + d] = 0.f;
+    return;
+  }
+  const float next = 0.5f * state[s * D + d] + xv;
+  state[s * D + d] = next * (1.f + 1.2e-6f);
+  out[b * D + d] = next + xv;
+}
