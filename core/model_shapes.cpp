@@ -76,7 +76,8 @@ ModelShapes load_model_shapes(const std::filesystem::path& file) {
       Expr e;
       try {
         if (v.is_number_integer()) {
-          if (v.get<std::int64_t>() <= 0) fail(where + ".dims." + sym + " must be positive");
+          // 0 is a flag's "off" (the op's spec says which symbols are flags; tasks check it there).
+          if (v.get<std::int64_t>() < 0) fail(where + ".dims." + sym + " must not be negative");
           e = Expr::constant(v.get<std::int64_t>());
         } else if (v.is_string()) {
           e = Expr::parse(v.get<std::string>());

@@ -355,7 +355,12 @@ void OpSpec::check_shape(const Bindings& shape) const {
   for (const auto& s : symbols) {
     auto it = shape.find(s);
     if (it == shape.end()) throw InputError("the shape of " + name + " lacks '" + s + "'");
-    if (it->second <= 0) throw InputError("the shape of " + name + " has " + s + "=" + std::to_string(it->second) + "; it must be positive");
+    if (flags.count(s)) {
+      if (it->second != 0 && it->second != 1)
+        throw InputError("the shape of " + name + " has " + s + "=" + std::to_string(it->second) + "; it is a flag: 0 or 1");
+    } else if (it->second <= 0) {
+      throw InputError("the shape of " + name + " has " + s + "=" + std::to_string(it->second) + "; it must be positive");
+    }
   }
   for (const auto& [k, v] : shape)
     if (std::find(symbols.begin(), symbols.end(), k) == symbols.end())
@@ -372,7 +377,7 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   json j = read_json_file(spec_path);
   if (!j.is_object()) r.fail("must hold a JSON object");
   r.known_keys(j, "the spec",
-               {"op", "summary", "symbols", "dynamic", "example_shape", "args", "aliases", "chain", "tolerance", "tolerance_note",
+               {"op", "summary", "symbols", "dynamic", "flags", "example_shape", "args", "aliases", "chain", "tolerance", "tolerance_note",
                 "input_cases", "hidden_cases", "flops", "bytes", "reference", "variants"});
 
   OpSpec op;
@@ -396,6 +401,11 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   std::set<std::string> static_symbols;
   for (const auto& s : op.symbols)
     if (!op.dynamic.count(s)) static_symbols.insert(s);
+  for (const auto& s : j.value("flags", json::array())) {
+    if (!s.is_string() || !static_symbols.count(s.get<std::string>()))
+      r.fail("flags names '" + s.dump() + "', which is not a static symbol");
+    op.flags.insert(s.get<std::string>());
+  }
 
   const json& args = require_field(j, "args", r.file, "the spec");
   if (!args.is_array() || args.empty()) r.fail("args must be a non-empty list");

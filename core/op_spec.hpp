@@ -115,6 +115,7 @@ struct OpSpec {
   std::filesystem::path dir;
   std::vector<std::string> symbols;   // shape symbols in declaration order
   std::set<std::string> dynamic;      // symbols that vary at serving time (bucketed)
+  std::set<std::string> flags;        // static symbols that switch a behaviour on (1) or off (0), not sizes
   std::vector<ArgSpec> args;
   std::map<DType, Tolerance> tolerance;
   std::vector<InputCase> input_cases;   // checked with the visible inputs, besides each argument's own init

@@ -100,7 +100,11 @@ std::vector<Task> tasks_from_model(const ModelShapes& model, const std::filesyst
         } catch (const ExprError& err) {
           throw input_error(file, where + ".dims." + s + ": " + err.what());
         }
-        if (at_lo <= 0 || at_hi <= 0) throw input_error(file, where + ".dims." + s + " is not positive at every bucket");
+        if (spec.flags.count(s)) {
+          if (at_lo != at_hi || at_hi < 0 || at_hi > 1) throw input_error(file, where + ".dims." + s + " is a flag of " + spec.name + ": 0 or 1");
+        } else if (at_lo <= 0 || at_hi <= 0) {
+          throw input_error(file, where + ".dims." + s + " is not positive at every bucket");
+        }
         if (spec.is_static(s)) t.static_dims[s] = at_hi;
         else t.buckets[s] = {at_lo, at_hi};
         t.shape[s] = at_hi;

@@ -17,7 +17,6 @@
 // included: the kernel or compiler it runs would otherwise spin on, orphaned. The evaluation's
 // child dies with the worker, the compilers with the compile worker (their process group).
 #include <fcntl.h>
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -30,7 +29,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <limits>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -77,16 +75,6 @@ std::unique_ptr<hone::Device> open_worker_device(const Options& o) {
   return hone::make_emu_device(o.arch, std::move(emu));
 }
 
-// A check allocates the same large host buffers again and again (inputs, downloads, the
-// reference's results). malloc serves those over 32 MB from fresh mappings and hands them back
-// when freed, so each costs a page fault per page; from the heap, kept there when freed, they are
-// reused. What the heap keeps free is there for the next host buffer; the emu device's buffers,
-// which are mappings of their own, have it handed back first when the address space runs out.
-void keep_freed_memory() {
-  ::mallopt(M_MMAP_MAX, 0);
-  ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-}
-
 // The child: one evaluation, its messages on fd 4 (a pipe to the worker), then exit.
 [[noreturn]] void evaluate_in_child(const Options& o, const std::string& line) {
   std::string stage = "request";
@@ -97,9 +85,7 @@ void keep_freed_memory() {
       // Block threads first: they inherit nothing, so the filter is synchronised onto them.
       const unsigned threads = hone::start_emu_threads();
       const hone::OpSpec op = hone::load_op_spec(request.spec_dir);  // files are opened before the sandbox closes them
-      const hone::SandboxLimits limits = hone::default_sandbox_limits(threads, o.timeout_s, hone::request_buffer_bytes(op, request));
-      hone::enter_sandbox(limits);
-      keep_freed_memory();
+      hone::enter_sandbox(hone::default_sandbox_limits(threads, o.timeout_s, hone::request_buffer_bytes(op, request)));
       hone::report_emu_faults_fatally();
     }
     hone::Verdict v = hone::evaluate(*device, request, [&](const std::string& s) {

@@ -84,7 +84,7 @@ TEST_CASE("timing summary: median, minimum and spread") {
   CHECK(summarize_samples({2, 4}, "gpu").median_ms == 3);
 }
 
-TEST_CASE("compare: only the checked ranges are compared, kept, and searched for changes; indices stay flat") {
+TEST_CASE("compare: only the checked ranges are compared, kept and searched for changes, at flat indices") {
   HostTensor e(DType::f32, 10), g(DType::f32, 10);
   for (int i = 0; i < 10; ++i) e.set(i, 1.0), g.set(i, 1.0);
   g.set(1, 5.0);  // outside the ranges: not this comparison's to judge

@@ -27,13 +27,10 @@ void add_moe(ImportContext& c, const MoeBlock& m) {
   add_linear(c, {"moe.router", m.module + "gate", m.experts, m.hidden, {}, false, "", true,
                  where + "router logits over the " + s(m.experts) + " experts; unsharded and unquantized on every GPU "
                          "(vLLM's ReplicatedLinear)"});
-  const OrderedJson topk_dims = {{"tokens", "tokens"}, {"E", m.experts}, {"TOPK", m.top_k}, {"renormalize", 1}};
-  if (m.renormalize)
-    c.draft.add({"moe.topk", "moe_topk_softmax", topk_dims, OrderedJson::object(),
-                 where + "softmax over " + s(m.experts) + " logits, the top " + s(m.top_k) + ", renormalised to sum to 1"});
-  else
-    c.draft.skip("moe.topk", "moe_topk_softmax", {{"tokens", "tokens"}, {"E", m.experts}, {"TOPK", m.top_k}, {"renormalize", 0}},
-                 "renormalize = 0 (norm_topk_prob false): shapes files hold positive dims only, so this variant cannot be listed");
+  const OrderedJson topk_dims = {{"tokens", "tokens"}, {"E", m.experts}, {"TOPK", m.top_k}, {"renormalize", m.renormalize ? 1 : 0}};
+  c.draft.add({"moe.topk", "moe_topk_softmax", topk_dims, OrderedJson::object(),
+               where + "softmax over " + s(m.experts) + " logits, the top " + s(m.top_k) +
+                   (m.renormalize ? ", renormalised to sum to 1" : ", not renormalised (norm_topk_prob false)")});
 
   // vLLM's tensor-parallel MoE (no expert parallelism) gives every GPU all experts, each with a
   // slice of the intermediate dim: w13 split over its outputs, w2 over its K.

@@ -1,6 +1,5 @@
 #include "guarded_memory.hpp"
 
-#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -64,11 +63,10 @@ void* GuardedMemory::allocate(std::size_t bytes) {
   }
   if (!base) {
     // Reserved inaccessible as a whole; only the data pages become usable. Out of address space,
-    // the spares go first, and the free memory the heap keeps.
+    // the spares go first.
     void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
       drop_spares();
-      malloc_trim(0);
       p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     }
     if (p == MAP_FAILED) throw std::bad_alloc();

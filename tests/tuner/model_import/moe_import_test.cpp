@@ -175,3 +175,13 @@ TEST_CASE("model import: Qwen3-Next-80B-A3B at --tp 2 and once DESIGN's families
   CHECK(tp4.dim("full_attn.attention", "HKV") == 1);  // 2 kv heads, each on 2 of the 4 GPUs
   CHECK(tp4.entry("full_attn.qkv_proj")["note"].get<std::string>().find("each kv head on 2 GPUs") != std::string::npos);
 }
+
+TEST_CASE("model import: a router that does not renormalise (norm_topk_prob false) gets its top-k task at renormalize 0") {
+  auto cfg = read_config("qwen3-30b-a3b");
+  cfg["norm_topk_prob"] = false;
+  const TempConfig plain("plain-topk", cfg);
+  const Imported m = import_file(plain.file, 1, installed_families());
+  CHECK(m.tuned("moe.topk"));
+  CHECK(m.dim("moe.topk", "renormalize") == 0);
+  CHECK(m.dim("moe.topk", "TOPK") == 8);
+}

@@ -94,3 +94,9 @@ extern "C" __global__ void topk_no_max_shift(float* topk_w, int* topk_ids, const
                                              int TOPK, int renormalize) {
   topk_warp<false, true, false, false>(topk_w, topk_ids, logits, tokens, E, TOPK, renormalize);
 }
+
+// Wrong: always renormalises, as if renormalize were 1 (a model whose router does not).
+extern "C" __global__ void topk_always_renormalised(float* topk_w, int* topk_ids, const __nv_bfloat16* logits, int tokens, int E,
+                                                    int TOPK, int renormalize) {
+  topk_warp<false, false, false, false>(topk_w, topk_ids, logits, tokens, E, TOPK, 1);
+}
