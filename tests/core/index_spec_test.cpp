@@ -145,6 +145,14 @@ TEST_CASE("addressed buffers: only what the index addresses is drawn, the rest i
   CHECK(std::isnan(bf.at(16)));
   const HostTensor ints = generate_addressed(DType::i32, 4, dist, rng, 1, {});
   CHECK(ints.at(0) == 0x7f7f7f7f);
+
+  // Past the first block of poison, which is copied on: every element outside the range, to the last.
+  const std::size_t big = 3 * 4096 + 5;
+  const HostTensor wide = generate_addressed(DType::bf16, big, dist, rng, 1, {{5000, 5010}});
+  std::size_t poisoned = 0;
+  for (std::size_t i = 0; i < big; ++i) poisoned += std::isnan(wide.at(i));
+  CHECK(poisoned == big - 10);
+  CHECK(std::isnan(wide.at(big - 1)));
 }
 
 TEST_CASE("addressed state pools: the states no slot addresses hold finite copies of a drawn block, the addressed ones fresh draws") {
