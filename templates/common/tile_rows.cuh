@@ -6,13 +6,13 @@
 
 // A group of LANES lanes walks the packs l, l + LANES, ... (each step of the group one contiguous
 // segment) and meets with xor shuffles, which every lane of the warp runs; the stores are spread
-// over the group's lanes.
-template <int LANES, int ROWS, int MT, int PACKS, class Tile>
+// over the group's lanes. UNROLL steps of the walk are unrolled: UNROLL * ROWS loads of w in
+// flight per lane.
+template <int LANES, int ROWS, int MT, int PACKS, int UNROLL = 4, class Tile>
 __device__ __forceinline__ void tile_rows_by_lanes(const Tile& tile, __nv_bfloat16* out, int lane, int m0, int n0, int M,
                                                    int N) {
   float acc[MT][ROWS] = {};
-  // A constant trip count: unrolling by 4 keeps 4 * ROWS loads of w in flight per lane.
-#pragma unroll 4
+#pragma unroll UNROLL
   for (int p = lane; p < PACKS; p += LANES) tile.accumulate(acc, p);
 
 #pragma unroll
@@ -27,12 +27,13 @@ __device__ __forceinline__ void tile_rows_by_lanes(const Tile& tile, __nv_bfloat
 }
 
 // The whole block of BLOCK threads splits the packs; warps reduce with shuffles, then through
-// `partial` (the caller's shared memory, one slot per warp and output) across warps.
-template <int BLOCK, int ROWS, int MT, int PACKS, class Tile>
+// `partial` (the caller's shared memory, one slot per warp and output) across warps. UNROLL as
+// above.
+template <int BLOCK, int ROWS, int MT, int PACKS, int UNROLL = 4, class Tile>
 __device__ __forceinline__ void tile_rows_by_block(const Tile& tile, __nv_bfloat16* out, float (&partial)[BLOCK / 32][MT * ROWS],
                                                    int m0, int n0, int M, int N) {
   float acc[MT][ROWS] = {};
-#pragma unroll 4
+#pragma unroll UNROLL
   for (int p = threadIdx.x; p < PACKS; p += BLOCK) tile.accumulate(acc, p);
 
 #pragma unroll

@@ -28,7 +28,8 @@ const std::map<std::string, std::vector<Bindings>> kShapes = {
     {"rmsnorm", {{{"tokens", 3}, {"hidden", 256}}}},
     {"fused_add_rmsnorm", {{{"tokens", 3}, {"hidden", 256}}}},
     {"silu_mul", {{{"tokens", 3}, {"inter", 1024}}}},
-    {"gemv", {{{"M", 2}, {"N", 64}, {"K", 1024}}}},
+    // and a batch past one tensor-core tile, the last tile partial
+    {"gemv", {{{"M", 2}, {"N", 64}, {"K", 1024}}, {{"M", 20}, {"N", 48}, {"K", 1024}}}},
     {"gemv_fp8",
      {{{"M", 3}, {"N", 40}, {"K", 1040}, {"BN", 16}, {"BK", 128}}, {{"M", 2}, {"N", 24}, {"K", 2048}, {"BN", 1}, {"BK", 2048}}}},
     {"gemv_w4", {{{"M", 3}, {"N", 48}, {"K", 1024}, {"G", 128}}, {{"M", 2}, {"N", 16}, {"K", 1024}, {"G", 1024}}}},

@@ -1,0 +1,53 @@
+// gemv on tensor cores: the gemv_wmma configurations are in the space at a batch of 64 and
+// compile into wmma instructions (the same source the emu device checks through its <mma.h>).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/paths.hpp"
+#include "runtime/nvrtc_compiler.hpp"
+#include "tuner/template_proposer.hpp"
+
+using namespace hone;
+
+namespace {
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("gemv: at M=64 the space holds several hundred configurations, tensor-core ones among them") {
+  const OpSpec op = load_op(templates_root(), "gemv");
+  const Bindings shape = {{"M", 64}, {"N", 4096}, {"K", 4096}};
+  const auto space = template_space(op, shape);
+  std::size_t tensor_core = 0;
+  for (const auto& p : space) tensor_core += p.variant->name == "gemv_wmma";
+  CHECK(space.size() >= 300);
+  CHECK(tensor_core >= 50);
+}
+
+TEST_CASE("gemv: a gemv_wmma candidate compiles for sm_90 into one wmma.mma per tile product of its unrolled step") {
+  const OpSpec op = load_op(templates_root(), "gemv");
+  const Bindings shape = {{"M", 64}, {"N", 4096}, {"K", 4096}};
+  for (const auto& p : template_space(op, shape)) {
+    if (p.variant->name != "gemv_wmma" || p.config.at("MF") != 2 || p.config.at("NF") != 2 || p.config.at("WARPS") != 4 ||
+        p.config.at("KC") != 128)
+      continue;
+    const Candidate c = render_template(op, *p.variant, p.config, shape);
+    const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+    REQUIRE_MESSAGE(r.ok, r.log);
+    const std::size_t mmas = count_of(r.ptx, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32");
+    CAPTURE(mmas);
+    CHECK(mmas >= 4);       // MF * NF products per step of 16
+    CHECK(mmas % 4 == 0);   // whole steps
+    CHECK(count_of(r.ptx, "wmma.load.a.sync") >= 2);
+    CHECK(count_of(r.ptx, "wmma.load.b.sync") >= 2);
+    CHECK(count_of(r.ptx, "wmma.store.d.sync") >= 1);
+    return;
+  }
+  FAIL("no gemv_wmma configuration with MF=2, NF=2, WARPS=4, KC=128 at M=64, N=K=4096");
+}
