@@ -10,9 +10,18 @@ std::string KernelBuild::error() const {
   return "";
 }
 
+bool is_vendor_entry(const std::string& entry) { return entry.rfind("vendor:", 0) == 0; }
+
 KernelBuild build_kernel(const KernelBuildRequest& req, const std::optional<NvrtcResult>& known_nvrtc) {
   KernelBuild b;
   b.image.entry = req.entry;
+  if (is_vendor_entry(req.entry)) {
+    b.nvrtc.ok = true;
+    ResourceUsage none;
+    none.registers = 0;
+    b.nvrtc.usage[req.entry] = none;
+    return b;
+  }
   b.nvrtc = known_nvrtc ? *known_nvrtc : nvrtc_compile({req.source + req.nvrtc_suffix, req.entry + ".cu", req.arch, {}});
   if (!b.nvrtc.ok) return b;
   b.image.ptx = b.nvrtc.ptx;

@@ -31,9 +31,14 @@ struct KernelBuild {
   std::string error() const;
 };
 
+/// Whether `entry` names a vendor library's call ("vendor:cublas:gemv") rather than a kernel.
+bool is_vendor_entry(const std::string& entry);
+
 /// Compiles for the real architecture and, for emu, for the host. Never throws for a bad kernel.
 /// `known_nvrtc`, when given, is this request's NVRTC result from an earlier compile (the
-/// database's compile cache) and is used instead of compiling again.
+/// database's compile cache) and is used instead of compiling again. A vendor entry compiles
+/// nothing: its image is the entry alone, which the device that knows the library runs as the
+/// library's call, and it uses none of a kernel's resources.
 KernelBuild build_kernel(const KernelBuildRequest& request, const std::optional<NvrtcResult>& known_nvrtc = {});
 
 }  // namespace hone

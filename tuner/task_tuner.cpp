@@ -79,7 +79,10 @@ class TaskTuner {
   // The baselines must build and, where kernels run, be timed; the reference's time sets the
   // limit after which a candidate's launch is a hang.
   bool prepare_baselines() {
-    for (Baseline& b : task_baselines(op_, ctx_.device)) {
+    std::vector<std::string> left_out;
+    std::vector<Baseline> baselines = task_baselines(op_, ctx_.device, &left_out);
+    for (const std::string& why : left_out) note("  " + why);
+    for (Baseline& b : baselines) {
       TimedBaseline t;
       t.origin = b.origin;
       t.kernel.candidate = std::move(b.candidate);
