@@ -85,3 +85,7 @@ TEST_CASE("validator: hand-written moe_gate_up kernels get their verdicts (only 
 TEST_CASE("validator: hand-written moe_down kernels get their verdicts (the weighted sum over the chosen experts)") {
   run_cases("moe_down_cases.json");
 }
+
+TEST_CASE("validator: hand-written gemv kernels on tensor cores get their verdicts (w's layout, rows past M)") {
+  run_cases("gemv_wmma_cases.json");
+}
