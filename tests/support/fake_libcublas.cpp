@@ -12,13 +12,20 @@
 //    CUBLAS_STATUS_NOT_SUPPORTED (the real library supports more; hone asks for no other);
 //  - the arithmetic, on host pointers (the driver double's device memory is host memory): C =
 //    alpha op(A) op(B) + beta C in column-major terms, accumulated in double, rounded to C's type,
-//    so that a wrong mapping gives a wrong product;
+//    so that a wrong mapping gives a wrong product. Like the real library it is work on the
+//    handle's stream: where the driver double ($HONE_LIBCUDA) is loaded in the process, the
+//    product is enqueued there with cuLaunchHostFunc and computed when the stream reaches it (in
+//    every replay of a captured graph too); without a driver, at the call;
 //  - a log of the calls, one line each, read with hone_fake_cublas_calls() and emptied with
 //    hone_fake_cublas_clear_calls().
 #include <cublas_api.h>
+#include <cuda.h>
+#include <dlfcn.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <set>
 #include <string>
@@ -78,6 +85,48 @@ void store_bf16(void* p, std::int64_t i, float f) {
 
 bool valid_op(cublasOperation_t op) { return op == CUBLAS_OP_N || op == CUBLAS_OP_T || op == CUBLAS_OP_C; }
 
+// One cublasGemmEx, its arguments checked, as the work it leaves on the stream.
+struct Product {
+  cublasOperation_t transa, transb;
+  int m, n, k, lda, ldb, ldc;
+  double alpha, beta;
+  const void *A, *B;
+  void* C;
+  cudaDataType c_type;
+};
+std::deque<Product> enqueued;  // the work a captured graph refers to lives as long as the process
+
+void compute(const Product& p) {
+  for (int j = 0; j < p.n; ++j)
+    for (int i = 0; i < p.m; ++i) {
+      double sum = 0;
+      for (int q = 0; q < p.k; ++q) {
+        const std::int64_t ai = p.transa == CUBLAS_OP_N ? i + std::int64_t(q) * p.lda : q + std::int64_t(i) * p.lda;
+        const std::int64_t bi = p.transb == CUBLAS_OP_N ? q + std::int64_t(j) * p.ldb : j + std::int64_t(q) * p.ldb;
+        sum += bf16_at(p.A, ai) * bf16_at(p.B, bi);
+      }
+      const std::int64_t ci = i + std::int64_t(j) * p.ldc;
+      if (p.c_type == CUDA_R_32F) {
+        float* c = static_cast<float*>(p.C);
+        // beta = 0 ignores C's old contents (it may hold NaN), as BLAS does.
+        c[ci] = static_cast<float>(p.alpha * sum + (p.beta != 0 ? p.beta * c[ci] : 0.0));
+      } else {
+        store_bf16(p.C, ci, static_cast<float>(p.alpha * sum + (p.beta != 0 ? p.beta * bf16_at(p.C, ci) : 0.0)));
+      }
+    }
+}
+
+void CUDA_CB compute_enqueued(void* product) { compute(*static_cast<const Product*>(product)); }
+
+// The driver double's cuLaunchHostFunc when that double is loaded in this process, else null.
+using LaunchHostFunc = CUresult (*)(CUstream, CUhostFn, void*);
+LaunchHostFunc driver_host_launch() {
+  const char* path = std::getenv("HONE_LIBCUDA");
+  if (!path || !*path) return nullptr;
+  void* driver = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  return driver ? reinterpret_cast<LaunchHostFunc>(dlsym(driver, "cuLaunchHostFunc")) : nullptr;
+}
+
 }  // namespace
 
 extern "C" {
@@ -129,24 +178,15 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
       (Ctype != CUDA_R_16BF && Ctype != CUDA_R_32F))
     return CUBLAS_STATUS_NOT_SUPPORTED;
   if (!alpha || !beta || (m && n && k && (!A || !B)) || (m && n && !C)) return CUBLAS_STATUS_INVALID_VALUE;
-  const double a = *static_cast<const float*>(alpha), b = *static_cast<const float*>(beta);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      double sum = 0;
-      for (int p = 0; p < k; ++p) {
-        const std::int64_t ai = transa == CUBLAS_OP_N ? i + std::int64_t(p) * lda : p + std::int64_t(i) * lda;
-        const std::int64_t bi = transb == CUBLAS_OP_N ? p + std::int64_t(j) * ldb : j + std::int64_t(p) * ldb;
-        sum += bf16_at(A, ai) * bf16_at(B, bi);
-      }
-      const std::int64_t ci = i + std::int64_t(j) * ldc;
-      if (Ctype == CUDA_R_32F) {
-        float* c = static_cast<float*>(C);
-        // beta = 0 ignores C's old contents (it may hold NaN), as BLAS does.
-        c[ci] = static_cast<float>(a * sum + (b != 0 ? b * c[ci] : 0.0));
-      } else {
-        store_bf16(C, ci, static_cast<float>(a * sum + (b != 0 ? b * bf16_at(C, ci) : 0.0)));
-      }
-    }
+  const Product product{transa, transb, m, n, k, lda, ldb, ldc, *static_cast<const float*>(alpha),
+                        *static_cast<const float*>(beta), A, B, C, Ctype};
+  if (const LaunchHostFunc launch = driver_host_launch()) {
+    enqueued.push_back(product);
+    if (launch(reinterpret_cast<FakeHandle*>(handle)->stream, compute_enqueued, &enqueued.back()) != CUDA_SUCCESS)
+      return CUBLAS_STATUS_EXECUTION_FAILED;
+  } else {
+    compute(product);
+  }
   return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -28,7 +28,12 @@
 //    stream runs them (in a replayed graph too, with the arguments captured); one named
 //    *skips_when_filled leaves its output alone when out[0] already holds a number, one named
 //    *skips_half_when_filled then does only the first half: the attacks on a timing that leaves
-//    the previous result in the output.
+//    the previous result in the output. A kernel named gemv* computes the gemv op of
+//    templates/gemv (out[m,n] = sum_k x[m,k] w[n,k] in bf16, accumulated in double), whatever
+//    its launch, so that a gemv task runs end to end here (its reference, its candidates and the
+//    cuBLAS double, tests/support/fake_libcublas.cpp, which enqueues its product on the stream);
+//  - host functions (cuLaunchHostFunc) run when the stream reaches them, in a replayed graph too,
+//    and take HONE_FAKE_CUDA_HOST_US microseconds (default: as long as a kernel);
 //  - a trace: with HONE_FAKE_CUDA_TRACE set to a file, one line per operation as the stream runs
 //    it: "upload N", "download N", "copy N", "memset N", "event", "graph N" (launches), and
 //    "kernel NAME found F" for a scripted kernel, F being what its output held as it started:
@@ -72,6 +77,10 @@ struct FakeWork {
   std::string what;
   CUdeviceptr arg0 = 0, arg1 = 0;
   int arg2 = 0;
+  CUdeviceptr gemv_w = 0;  // gemv*: out, x and w in arg0, arg1, gemv_w; M, N, K
+  int gemv_dims[3] = {0, 0, 0};
+  CUhostFn host_fn = nullptr;
+  void* host_data = nullptr;
 };
 struct CUstream_st {
   double clock_ns = 0;
@@ -112,6 +121,7 @@ double env_number(const char* name, double otherwise) {
 }
 
 double kernel_ns() { return env_number("HONE_FAKE_CUDA_KERNEL_US", 5) * 1e3; }
+double host_function_ns() { return env_number("HONE_FAKE_CUDA_HOST_US", kernel_ns() / 1e3) * 1e3; }
 
 double bytes_ns(double bytes) { return bytes / (kFakeBandwidthGBs * 1e9) * 1e9; }
 
@@ -125,11 +135,44 @@ void trace(const std::string& line) {
 }
 
 bool has(const std::string& name, const char* part) { return name.find(part) != std::string::npos; }
-bool scripted(const std::string& name) { return name.rfind("twice", 0) == 0 || name.rfind("accumulate", 0) == 0; }
+bool is_gemv(const std::string& name) { return name.rfind("gemv", 0) == 0; }
+bool scripted(const std::string& name) {
+  return name.rfind("twice", 0) == 0 || name.rfind("accumulate", 0) == 0 || is_gemv(name);
+}
+
+float bf16_value(const std::uint16_t* p, std::int64_t i) {
+  const std::uint32_t bits = std::uint32_t(p[i]) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+std::uint16_t to_bf16(float f) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (f != f) return 0x7fc0;
+  return static_cast<std::uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+void run_gemv(const FakeWork& w) {
+  auto* out = reinterpret_cast<std::uint16_t*>(w.arg0);
+  const auto* x = reinterpret_cast<const std::uint16_t*>(w.arg1);
+  const auto* wt = reinterpret_cast<const std::uint16_t*>(w.gemv_w);
+  const int M = w.gemv_dims[0], N = w.gemv_dims[1], K = w.gemv_dims[2];
+  for (int m = 0; m < M; ++m)
+    for (int n = 0; n < N; ++n) {
+      double sum = 0;
+      for (int k = 0; k < K; ++k)
+        sum += double(bf16_value(x, std::int64_t(m) * K + k)) * bf16_value(wt, std::int64_t(n) * K + k);
+      out[std::int64_t(m) * N + n] = to_bf16(static_cast<float>(sum));
+    }
+  trace("kernel " + w.kernel->name);
+}
 
 // A scripted kernel, run as the stream reaches it.
 void run_scripted(const FakeWork& w) {
   const std::string& name = w.kernel->name;
+  if (is_gemv(name)) return run_gemv(w);
   auto* out = reinterpret_cast<float*>(w.arg0);
   const auto* x = reinterpret_cast<const float*>(w.arg1);
   const int n = w.arg2;
@@ -188,6 +231,7 @@ void run(CUstream_st* s, const FakeWork& w) {
     return;
   }
   s->clock_ns += w.ns;
+  if (w.host_fn) w.host_fn(w.host_data);
   if (w.kernel && scripted(w.kernel->name)) run_scripted(w);
   else if (!w.what.empty()) trace(w.what);
   if (w.kernel && w.kernel->name.find("crashes") != std::string::npos) s->pending_crash = true;
@@ -378,8 +422,23 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
   if (scripted(f->name)) {
     std::memcpy(&w.arg0, params[0], sizeof w.arg0);
     std::memcpy(&w.arg1, params[1], sizeof w.arg1);
-    std::memcpy(&w.arg2, params[2], sizeof w.arg2);
+    if (is_gemv(f->name)) {
+      std::memcpy(&w.gemv_w, params[2], sizeof w.gemv_w);
+      for (int i = 0; i < 3; ++i) std::memcpy(&w.gemv_dims[i], params[3 + i], sizeof(int));
+    } else {
+      std::memcpy(&w.arg2, params[2], sizeof w.arg2);
+    }
   }
+  run(stream_of(stream), w);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchHostFunc(CUstream stream, CUhostFn fn, void* data) {
+  FAKE_CHECK();
+  if (!fn) return CUDA_ERROR_INVALID_VALUE;
+  FakeWork w{host_function_ns(), nullptr, "host function"};
+  w.host_fn = fn;
+  w.host_data = data;
   run(stream_of(stream), w);
   return CUDA_SUCCESS;
 }
