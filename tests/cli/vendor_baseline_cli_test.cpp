@@ -60,6 +60,19 @@ TEST_CASE("tune (driver and cuBLAS doubles): cuBLAS faster than every candidate 
   CHECK(entry["files"].empty());
   CHECK(entry["timed_in_turns"] == true);
   CHECK(entry["time_ms"].get<double>() == doctest::Approx(0.002));
+
+  // scripts/gpu-check's table reads cuBLAS's and the reference's times from the job's database.
+  const auto devices = hone::test::run_command(std::string("HONE_LIBCUDA=") + HONE_FAKE_LIBCUDA + " " + kHone +
+                                               " devices --json > " + (s.dir / "devices.json").string());
+  REQUIRE(devices.code == 0);
+  const std::string src = HONE_SOURCE_DIR;
+  const auto table = hone::test::run_command("python3 " + src + "/scripts/gpu_check_table.py " + (s.dir / "cache").string() + " " +
+                                             (s.dir / "devices.json").string() + " " + src + "/templates --db " +
+                                             (s.dir / "t.db").string() + " 2>&1");
+  REQUIRE_MESSAGE(table.code == 0, table.output);
+  CHECK_MESSAGE(has(table.output, "cuBLAS ms  reference ms  vs cuBLAS"), table.output);
+  CHECK_MESSAGE(has(table.output, "vendor:cublas:gemv (the baseline)  0.0020   0.0020       0.0020     0.0050        1.00x"),
+                table.output);
 }
 
 TEST_CASE("tune (driver and cuBLAS doubles): a candidate faster than cuBLAS and the reference keeps the entry") {

@@ -111,3 +111,16 @@ TEST_CASE("tasks: scripts/gpu-check's Qwen3-Next file gives each of its families
     CHECK(tokens_of[op] == buckets);
   }
 }
+
+TEST_CASE("tasks: scripts/gpu-check's linear file gives each of Qwen3-8B's five bf16 linear layers a task at M = 1, 8, 32 and 64") {
+  const auto model = load_model_shapes(std::string(HONE_TEST_DATA_DIR) + "/shapes/gpu-check-linear.json");
+  std::map<std::pair<std::int64_t, std::int64_t>, std::set<std::int64_t>> batches_of;  // (N, K) -> M
+  for (const auto& t : tasks_from_model(model, templates_root(), {}, "sm_90")) {
+    CHECK(t.op == "gemv");
+    batches_of[{t.shape.at("N"), t.shape.at("K")}].insert(t.shape.at("M"));
+  }
+  const std::set<std::int64_t> buckets{1, 8, 32, 64};
+  CHECK(batches_of.size() == 5);
+  for (const auto& [nk, ms] : batches_of) CHECK(ms == buckets);
+  CHECK(batches_of.count({151936, 4096}) == 1);  // lm_head
+}
