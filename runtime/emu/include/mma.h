@@ -71,11 +71,16 @@ inline unsigned long long mix(unsigned long long h, unsigned long long v) {
   return h;
 }
 
+// The lanes that met at a warp barrier (a partial last warp has fewer): wmma needs all 32.
+inline void require_whole_warp(unsigned group) {
+  if (group != 0xffffffffu) hone_emu_fault("a wmma operation needs all 32 lanes of a warp, but this warp is partial");
+}
+
 // Meets the whole warp at `op` and faults unless every lane brought the same key.
 inline void require_uniform(const char* op, unsigned long long key, const char* what) {
   unsigned group;
   const unsigned long long* all = hone_emu_warp_gather(0xffffffffu, op, key, &group);
-  if (group != 0xffffffffu) hone_emu_fault("a wmma operation needs all 32 lanes of a warp, but this warp is partial");
+  require_whole_warp(group);
   for (int l = 0; l < 32; ++l)
     if (all[l] != key) hone_emu_fault(what);
 }
@@ -118,8 +123,10 @@ class fragment {
   T x[num_elements];
 };
 
+// The value is not deduced (as in CUDA): fill_fragment(a_bf16, 0.0f) converts.
 template <class Use, int M, int N, int K, class T, class Layout>
-inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f, const T& v) {
+inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f,
+                          const typename fragment<Use, M, N, K, T, Layout>::element_type& v) {
   for (int i = 0; i < f.num_elements; ++i) f.x[i] = v;
 }
 
@@ -166,7 +173,7 @@ inline void mma_sync(fragment<accumulator, M, N, K, float>& d, const fragment<ma
   unsigned group;
   const unsigned long long* all =
       hone_emu_warp_gather(0xffffffffu, "wmma::mma_sync", reinterpret_cast<unsigned long long>(&mine), &group);
-  if (group != 0xffffffffu) hone_emu_fault("a wmma operation needs all 32 lanes of a warp, but this warp is partial");
+  detail::require_whole_warp(group);
   const Operands* lanes[32];
   for (int l = 0; l < 32; ++l) lanes[l] = reinterpret_cast<const Operands*>(all[l]);
 

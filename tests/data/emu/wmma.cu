@@ -12,6 +12,7 @@ __device__ void tile_product(float* d, const __nv_bfloat16* a, const __nv_bfloat
   wmma::fragment<wmma::matrix_a, M, N, K, __nv_bfloat16, LA> fa;
   wmma::fragment<wmma::matrix_b, M, N, K, __nv_bfloat16, LB> fb;
   wmma::fragment<wmma::accumulator, M, N, K, float> acc;
+  wmma::fill_fragment(fa, 0.0f);  // a float for a bf16 fragment converts, as in CUDA (then loaded over)
   wmma::load_matrix_sync(fa, a, lda);
   wmma::load_matrix_sync(fb, b, ldb);
   wmma::load_matrix_sync(acc, c, ldc, wmma::mem_col_major);
