@@ -470,7 +470,7 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   for (size_t i = 0; i < variants.size(); ++i) {
     const json& vj = variants[i];
     const std::string where = "variants[" + std::to_string(i) + "]";
-    r.known_keys(vj, where, {"name", "source", "function", "params", "order", "template_args", "constraints", "launch"});
+    r.known_keys(vj, where, {"name", "source", "function", "params", "order", "template_args", "constraints", "launch", "when"});
     Variant v;
     v.name = r.string_field(vj, "name", where);
     if (!is_identifier(v.name)) r.fail(where + ".name '" + v.name + "' is not an identifier");
@@ -514,6 +514,7 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
     std::set<std::string> launch_scope = in_scope;
     launch_scope.insert(op.dynamic.begin(), op.dynamic.end());
     v.launch = r.launch(require_field(vj, "launch", r.file, where), where + ".launch", launch_scope);
+    if (vj.contains("when")) v.when = r.expr(vj["when"], where + ".when", symbol_set);
     op.variants.push_back(std::move(v));
   }
 

@@ -13,8 +13,8 @@ struct TemplatePoint {
   Config config;
 };
 
-/// Every configuration of every variant that satisfies its constraints at `shape` and whose
-/// launch rule gives a legal launch there, in a fixed order.
+/// Every configuration of every variant that applies at `shape` (its "when") and satisfies its
+/// constraints there, and whose launch rule gives a legal launch there, in a fixed order.
 std::vector<TemplatePoint> template_space(const OpSpec& op, const Bindings& shape);
 
 /// The variant's source followed by an extern "C" __global__ wrapper with the op's signature

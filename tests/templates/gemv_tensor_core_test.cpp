@@ -51,3 +51,17 @@ TEST_CASE("gemv: a gemv_wmma candidate compiles for sm_90 into one wmma.mma per 
   }
   FAIL("no gemv_wmma configuration with MF=2, NF=2, WARPS=4, KC=128 at M=64, N=K=4096");
 }
+
+TEST_CASE("gemv: tensor cores are searched from a batch of 8 (the bucket's upper bound), not at batch 1") {
+  const OpSpec op = load_op(templates_root(), "gemv");
+  auto tensor_core = [&](std::int64_t M) {
+    std::size_t n = 0;
+    for (const auto& p : template_space(op, {{"M", M}, {"N", 4096}, {"K", 4096}})) n += p.variant->name == "gemv_wmma";
+    return n;
+  };
+  CHECK(tensor_core(1) == 0);
+  CHECK(tensor_core(4) == 0);
+  CHECK(tensor_core(8) == 81);
+  CHECK(tensor_core(64) == 81);
+}
+
