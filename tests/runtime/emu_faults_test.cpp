@@ -10,22 +10,6 @@
 using namespace hone;
 using namespace hone::emu_test;
 
-namespace {
-
-// The reason of the EmuKernelError a launch throws ("" if it does not throw).
-std::string fault_of(const EmuModule& m, const LaunchDims& d, void** a) {
-  try {
-    m.launch(d, a);
-  } catch (const EmuKernelError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
-
 TEST_CASE("emu: threads that exit while others wait at __syncthreads are barrier divergence") {
   const EmuModule m = build("faults.cu", "exit_before_barrier", {"float*", "int"});
   std::vector<float> out(64, 0.0f);

@@ -17,8 +17,6 @@ using namespace hone::emu_test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 struct Launch {
   std::unique_ptr<Device> device = make_emu_device("sm_90");
   KernelImage image;

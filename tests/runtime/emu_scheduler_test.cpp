@@ -19,17 +19,6 @@ using namespace hone::emu_test;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string fault_of(const EmuModule& m, const LaunchDims& d, void** a) {
-  try {
-    m.launch(d, a);
-  } catch (const EmuKernelError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 constexpr int kBlocks = 4, kThreads = 96;  // three warps a block
 
 std::vector<int> shuffle_chain_expected(int rounds) {

@@ -45,6 +45,18 @@ inline LaunchDims dims(std::array<std::int64_t, 3> grid, std::array<std::int64_t
   return d;
 }
 
+/// The reason of the EmuKernelError a launch throws ("" if it does not throw).
+inline std::string fault_of(const EmuModule& m, const LaunchDims& d, void** a) {
+  try {
+    m.launch(d, a);
+  } catch (const EmuKernelError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 /// args(a, b, c).data() is the void** a launch takes: pointers to the argument values.
 template <class... T>
 std::array<void*, sizeof...(T)> args(T&... values) {

@@ -38,17 +38,6 @@ struct Layouts {
 // Multiples of 1/8 in [-1, 1]: every product and sum of a 16-long dot product is exact in float.
 float small_value(int i) { return static_cast<float>((i * 37 + 11) % 17 - 8) / 8.0f; }
 
-std::string fault_of(const EmuModule& m, const LaunchDims& d, void** a) {
-  try {
-    m.launch(d, a);
-  } catch (const EmuKernelError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 }  // namespace
 
 TEST_CASE("emu wmma: one warp's tile product in every shape, inputs in either layout, is exact on small values") {

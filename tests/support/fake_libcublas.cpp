@@ -22,6 +22,8 @@
 #include <cuda.h>
 #include <dlfcn.h>
 
+#include "fake_bf16.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -66,22 +68,8 @@ std::string compute_name(cublasComputeType_t t) {
   return "cublasComputeType_t " + std::to_string(static_cast<int>(t));
 }
 
-double bf16_at(const void* p, std::int64_t i) {
-  std::uint16_t b;
-  std::memcpy(&b, static_cast<const char*>(p) + 2 * i, 2);
-  const std::uint32_t bits = std::uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-void store_bf16(void* p, std::int64_t i, float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  // Round to nearest even, as the GPU does; NaN stays a NaN.
-  std::uint16_t b = (f != f) ? std::uint16_t(0x7fc0) : std::uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-  std::memcpy(static_cast<char*>(p) + 2 * i, &b, 2);
-}
+using hone::fake::bf16_at;
+using hone::fake::store_bf16;
 
 bool valid_op(cublasOperation_t op) { return op == CUBLAS_OP_N || op == CUBLAS_OP_T || op == CUBLAS_OP_C; }
 

@@ -55,6 +55,8 @@
 #include <thread>
 #include <vector>
 
+#include "fake_bf16.hpp"
+
 constexpr double kFakeBandwidthGBs = 2000;
 constexpr std::size_t kFakeMemoryBytes = std::size_t{256} << 20;
 constexpr int kFakeL2Bytes = 4 << 20;
@@ -140,31 +142,17 @@ bool scripted(const std::string& name) {
   return name.rfind("twice", 0) == 0 || name.rfind("accumulate", 0) == 0 || is_gemv(name);
 }
 
-float bf16_value(const std::uint16_t* p, std::int64_t i) {
-  const std::uint32_t bits = std::uint32_t(p[i]) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-std::uint16_t to_bf16(float f) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (f != f) return 0x7fc0;
-  return static_cast<std::uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-}
-
 void run_gemv(const FakeWork& w) {
-  auto* out = reinterpret_cast<std::uint16_t*>(w.arg0);
-  const auto* x = reinterpret_cast<const std::uint16_t*>(w.arg1);
-  const auto* wt = reinterpret_cast<const std::uint16_t*>(w.gemv_w);
+  using hone::fake::bf16_at;
+  void* out = reinterpret_cast<void*>(w.arg0);
+  const void* x = reinterpret_cast<const void*>(w.arg1);
+  const void* wt = reinterpret_cast<const void*>(w.gemv_w);
   const int M = w.gemv_dims[0], N = w.gemv_dims[1], K = w.gemv_dims[2];
   for (int m = 0; m < M; ++m)
     for (int n = 0; n < N; ++n) {
       double sum = 0;
-      for (int k = 0; k < K; ++k)
-        sum += double(bf16_value(x, std::int64_t(m) * K + k)) * bf16_value(wt, std::int64_t(n) * K + k);
-      out[std::int64_t(m) * N + n] = to_bf16(static_cast<float>(sum));
+      for (int k = 0; k < K; ++k) sum += double(bf16_at(x, std::int64_t(m) * K + k)) * bf16_at(wt, std::int64_t(n) * K + k);
+      hone::fake::store_bf16(out, std::int64_t(m) * N + n, static_cast<float>(sum));
     }
   trace("kernel " + w.kernel->name);
 }
