@@ -16,6 +16,7 @@ EvaluationRequest evaluation_request(const OpSpec& op, const Bindings& shape, co
   static std::random_device rd;
   EvaluationRequest r;
   r.spec_dir = op.dir;
+  r.spec_hash = op.content_hash;
   r.shape = shape;
   r.buckets = buckets;
   r.scalars = scalars;

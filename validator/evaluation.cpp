@@ -1,5 +1,6 @@
 #include "validator/evaluation.hpp"
 
+#include "core/input_error.hpp"
 #include "validator/consistency_stage.hpp"
 #include "validator/hidden_stage.hpp"
 #include "validator/reference_stage.hpp"
@@ -17,6 +18,10 @@ Verdict evaluate(Device& plain_device, const EvaluationRequest& req, const Stage
   run.watched = watched.get();
   run.stage("load");
   run.op = load_op_spec(req.spec_dir);
+  if (!req.spec_hash.empty() && run.op.content_hash != req.spec_hash)
+    throw InputError((req.spec_dir / "spec.json").string() + ": the op spec changed on disk after the job loaded it (" +
+                     "its content hash is " + run.op.content_hash.substr(0, 12) + ", the job's " + req.spec_hash.substr(0, 12) +
+                     "): restart the job, or this candidate would be judged by other rules than the rest");
   run.op.check_shape(req.shape);
   Verdict v;
   try {

@@ -68,6 +68,7 @@ void to_json(nlohmann::json& j, const EvaluationRequest& r) {
   nlohmann::json buckets = nlohmann::json::object();
   for (const auto& [k, b] : r.buckets) buckets[k] = {b.lo, b.hi};
   j = {{"spec_dir", r.spec_dir.string()},
+       {"spec_hash", r.spec_hash},
        {"shape", r.shape},
        {"buckets", buckets},
        {"scalars", r.scalars},
@@ -92,6 +93,7 @@ void to_json(nlohmann::json& j, const EvaluationRequest& r) {
 
 void from_json(const nlohmann::json& j, EvaluationRequest& r) {
   r.spec_dir = j.at("spec_dir").get<std::string>();
+  r.spec_hash = j.value("spec_hash", "");
   r.shape = j.at("shape").get<Bindings>();
   for (const auto& [k, b] : j.at("buckets").items()) r.buckets[k] = {b.at(0).get<std::int64_t>(), b.at(1).get<std::int64_t>()};
   r.scalars = j.at("scalars").get<std::map<std::string, double>>();

@@ -35,6 +35,10 @@ struct TimingOptions {
 
 struct EvaluationRequest {
   std::filesystem::path spec_dir;        // the op family folder (its spec.json)
+  /// The spec's content hash as the requester loaded it ("": not checked). The worker reads the
+  /// spec from disk again; a spec edited since (hone updated under a running job) would otherwise
+  /// judge the candidate by other rules than the job's, silently.
+  std::string spec_hash;
   Bindings shape;                        // the visible shape: the one the candidate is tuned at
   std::map<std::string, Bucket> buckets; // dynamic dims and the ranges the candidate must serve
   std::map<std::string, double> scalars; // float scalar arguments overriding the spec's defaults
