@@ -2,9 +2,9 @@
 """The figures of scripts/gpu-check from a kernel cache tuned on the cuda device: per winner, its
 time and the reference's (re-timed in turns), the speedup, the bytes the op must move at the tuned
 shape (the family's spec formula), the bandwidth that time achieves and its share of the GPU's
-measured copy bandwidth. Prints a table; with --json FILE writes the same rows there. With --db DATABASE (the job's), also
-each task's baselines: cuBLAS's and the reference's times, in turns with the winner where they
-were timed so, else as each was timed at the start of its task.
+measured copy bandwidth. Prints a table; with --json FILE writes the same rows there. With
+--db DATABASE (the job's), also each task's baselines: cuBLAS's and the reference's times, in
+turns with the winner where they were timed so, else as each was timed at the start of its task.
 Usage: gpu_check_table.py CACHE_DIR DEVICES_JSON TEMPLATES_DIR [--json FILE] [--db DATABASE]"""
 import argparse
 import json
@@ -27,9 +27,8 @@ def eval_formula(text, symbols):
     return eval(text.replace("/", "//"), {"__builtins__": {}}, scope)
 
 
-def baseline_times(db_file, entry):
+def baseline_times(db, entry):
     """{origin: ms} for the task of a cache entry: "vendor:cublas" and "reference"."""
-    db = sqlite3.connect(db_file)
     out = {}
     for task_id, static_dims, buckets in db.execute("SELECT id, static_dims, buckets FROM tasks WHERE op = ? AND arch = ?",
                                                     (entry["op"], entry["arch"])):
@@ -59,6 +58,7 @@ def main():
     args = parser.parse_args()
     cache_dir, devices_file, templates, out_json = args.cache_dir, args.devices_file, args.templates, args.out_json
     manifest = json.load(open(os.path.join(cache_dir, "manifest.json")))
+    db = sqlite3.connect(args.db) if args.db else None
     devices = json.load(open(devices_file))
     gpu = devices["cuda"]["devices"][0]
     copy_gbs = gpu["copy_bandwidth_gbs"]
@@ -71,7 +71,7 @@ def main():
         nbytes = eval_formula(spec["bytes"], shape)
         t, base = e["time_ms"], e["baseline_ms"]
         achieved = nbytes / (t * 1e-3) / 1e9 if t > 0 else 0
-        baselines = baseline_times(args.db, e) if args.db else {}
+        baselines = baseline_times(db, e) if db else {}
         rows.append({
             "cublas_ms": baselines.get("vendor:cublas", 0),
             "reference_ms": baselines.get("reference", 0),

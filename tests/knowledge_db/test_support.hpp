@@ -1,33 +1,12 @@
 #pragma once
 // Shared by the knowledge_db tests: a fresh directory per test and small valid records.
-#include <cstdlib>
-#include <filesystem>
-#include <stdexcept>
 #include <string>
 
 #include "knowledge_db/knowledge_db.hpp"
 #include "support/file_bytes.hpp"
+#include "support/temp_dir.hpp"
 
 namespace hone::test {
-
-/// A new empty directory, removed with everything in it when the test ends.
-struct TempDir {
-  std::filesystem::path path;
-
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "hone-kdb-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed for " + pattern);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::filesystem::path operator/(const std::string& name) const { return path / name; }
-};
 
 inline TaskRecord make_task(const std::string& key) {
   TaskRecord t;

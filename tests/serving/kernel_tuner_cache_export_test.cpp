@@ -2,8 +2,6 @@
 // files, one per task and variant, each the variant's whole space, which `hone replay` reads back.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
@@ -11,6 +9,7 @@
 
 #include "serving/kernel_tuner_cache_export.hpp"
 #include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace hone;
 
@@ -29,9 +28,7 @@ ResultRecord failed_at(const std::string& stage, const std::string& reason) {
 }  // namespace
 
 TEST_CASE("export kernel-tuner-cache: an exhaustive job's spaces, one file per task and variant, read back by hone replay") {
-  const auto dir = std::filesystem::temp_directory_path() / ("hone-kt-cache-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const test::TempDir dir;
   const std::string db = (dir / "t.db").string(), out = (dir / "spaces").string();
   // tiny.json's rmsnorm at hidden 256: two tasks (tokens 1..2, 3..4), two variants, 26 configurations.
   const auto tune = test::run_command(kHone + " tune --model " + HONE_TEST_DATA_DIR + "/shapes/tiny.json --device emu " +
@@ -64,7 +61,6 @@ TEST_CASE("export kernel-tuner-cache: an exhaustive job's spaces, one file per t
   const auto replay = test::run_command(kHone + " replay --cache " + warp_rows.string() + " --strategy random --budget 16 --seeds 3 2>&1");
   REQUIRE_MESSAGE(replay.code == 0, replay.output);
   CHECK_MESSAGE(replay.output.find("16 configurations (16 valid)") != std::string::npos, replay.output);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("export kernel-tuner-cache: a failure is Kernel Tuner's marker for it") {
