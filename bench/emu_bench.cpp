@@ -4,7 +4,9 @@
 // launch, and fiber switches per second during the launches.
 //
 //   hone-emu-bench [--runs N] [--op OP]   (HONE_EMU_THREADS sets the OS threads that run blocks;
-//                                          --op measures one family only, e.g. under callgrind)
+//                                          --op measures one family only, e.g. under callgrind;
+//                                          --op primitives: only what a thread, a shuffle and a
+//                                          barrier cost)
 //
 // Targets (issue #3): one launch of each under 1 s on 2 cores; a compile cache hit under 10 ms.
 #include <algorithm>
@@ -100,6 +102,65 @@ Row measure(Device& device, const OpSpec& op, const Candidate& c, const Bindings
   return row;
 }
 
+// What emu's own primitives cost, from kernels that do little else: a launch, a thread's start
+// and exit, one lane's part of a full-warp shuffle, one thread's part of a __syncthreads. Each
+// figure past the first is the launch time less that of the smaller kernel before it, per thread
+// and operation.
+constexpr int kPrimitiveReps = 64;
+const char* const kPrimitiveSource = R"(
+extern "C" __global__ void empty(float* out) {
+  if (out == nullptr) out[threadIdx.x] = 0.f;
+}
+extern "C" __global__ void shuffles(float* out) {
+  float v = threadIdx.x;
+  for (int i = 0; i < REPS; ++i) v += __shfl_xor_sync(0xffffffffu, v, 1 << (i % 5));
+  if (v == -1.f) out[threadIdx.x] = v;
+}
+extern "C" __global__ void barriers(float* out) {
+  float v = threadIdx.x;
+  for (int i = 0; i < REPS; ++i) {
+    v += 1.f;
+    __syncthreads();
+  }
+  if (v == -1.f) out[threadIdx.x] = v;
+}
+)";
+
+void measure_primitives(Device& device, int runs) {
+  const LaunchDims dims{{64, 1, 1}, {256, 1, 1}, 0};
+  const double threads = 64.0 * 256.0;
+  const std::string source = nonce() + "#define REPS " + std::to_string(kPrimitiveReps) + "\n" + kPrimitiveSource;
+  DeviceBuffer out(device, 256 * sizeof(float));
+  void* out_ptr = out.get();
+  void* argv[] = {&out_ptr};
+  auto launch_ms = [&](const char* entry, const LaunchDims& dims) {
+    const EmuBuild b = compile_for_emu({source, entry, {"float*"}, 900});
+    if (!b.ok) throw std::runtime_error(std::string("primitive kernel ") + entry + " does not compile:\n" + b.log);
+    KernelImage image;
+    image.entry = entry;
+    image.emu_object = b.shared_object;
+    image.emu_invoke = b.invoke_symbol;
+    auto kernel = device.load(image);
+    device.launch(*kernel, dims, argv);
+    std::vector<double> times;
+    for (int i = 0; i < runs; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      device.launch(*kernel, dims, argv);
+      times.push_back(ms_since(start));
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+  };
+  const double launch = launch_ms("empty", LaunchDims{{1, 1, 1}, {32, 1, 1}, 0});
+  const double empty = launch_ms("empty", dims);
+  const double per_op = 1e6 / (threads * kPrimitiveReps);  // ms over all threads and reps -> ns each
+  std::printf("\nemu primitives (64 blocks of 256 threads, median of %d launches):\n", runs);
+  std::printf("  a launch of one empty warp      %7.1f us\n", launch * 1e3);
+  std::printf("  thread start and exit          %7.1f ns per thread\n", (empty - launch) * 1e6 / threads);
+  std::printf("  full-warp __shfl_xor_sync      %7.1f ns per lane\n", (launch_ms("shuffles", dims) - empty) * per_op);
+  std::printf("  __syncthreads                  %7.1f ns per thread\n", (launch_ms("barriers", dims) - empty) * per_op);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,7 +174,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (!only.empty() && std::none_of(kCases.begin(), kCases.end(), [&](const Case& c) { return only == c.op; })) {
+  if (!only.empty() && only != "primitives" && std::none_of(kCases.begin(), kCases.end(), [&](const Case& c) { return only == c.op; })) {
     std::fprintf(stderr, "hone-emu-bench: --op %s: no such family in the bench\n", only.c_str());
     return 2;
   }
@@ -142,6 +203,7 @@ int main(int argc, char** argv) {
       within_targets &= r.launch_ms < 1000.0 && r.hit_ms < 10.0;
     }
   }
+  if (only.empty() || only == "primitives") measure_primitives(*device, runs);
   std::printf("\ntargets (one launch < 1000 ms, cache hit < 10 ms): %s\n", within_targets ? "met" : "NOT met");
   return within_targets ? 0 : 1;
 }

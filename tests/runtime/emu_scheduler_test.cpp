@@ -5,6 +5,7 @@
 // an out-of-bounds write.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -62,6 +63,58 @@ TEST_CASE("emu scheduler: a lane that races on to its next shuffle does not chan
     INFO("seed " << seed);
     CHECK(out == want);
   }
+}
+
+TEST_CASE("emu scheduler: a lane that never waits runs ahead of its readers by many shuffles, and they still read its values") {
+  const EmuModule m = build("scheduler.cu", "down_chain", {"int*", "int"});
+  int rounds = 50;  // far more shuffles than lanes may drift apart
+  std::vector<int> want(kBlocks * kThreads);
+  for (int b = 0; b < kBlocks * kThreads / 32; ++b) {
+    std::vector<int> v(32), sum(32, 0);
+    for (int l = 0; l < 32; ++l) v[static_cast<std::size_t>(l)] = l;
+    for (int r = 0; r < rounds; ++r) {
+      std::vector<int> next(32);
+      for (int l = 0; l < 32; ++l) next[static_cast<std::size_t>(l)] = v[static_cast<std::size_t>(l < 31 ? l + 1 : l)] + r;
+      v = next;
+      for (int l = 0; l < 32; ++l) sum[static_cast<std::size_t>(l)] += v[static_cast<std::size_t>(l)];
+    }
+    for (int l = 0; l < 32; ++l) want[static_cast<std::size_t>(b * 32 + l)] = sum[static_cast<std::size_t>(l)];
+  }
+  for (std::uint64_t seed : {0ull, 5ull, 4242ull}) {
+    std::vector<int> out(want.size(), -1);
+    int* o = out.data();
+    auto a = args(o, rounds);
+    INFO("seed " << seed);
+    CHECK(fault_of(m, dims({kBlocks, 1, 1}, {kThreads, 1, 1}), a.data(), seed).empty());
+    CHECK(out == want);
+  }
+}
+
+TEST_CASE("emu scheduler: a full-warp shuffle is not a warp barrier, so shared memory written before it and read after needs __syncwarp") {
+  const EmuModule m = build("scheduler.cu", "shuffle_orders_nothing", {"float*", "int"});
+  auto run = [&](int sync_warp) {
+    std::vector<float> out(32, 0.0f);
+    float* o = out.data();
+    auto a = args(o, sync_warp);
+    m.launch(dims({1, 1, 1}, {32, 1, 1}), a.data());
+    return out;
+  };
+  const std::vector<float> racy = run(0);
+  CHECK(std::isnan(racy[0]));  // lane 0 needs no one's value, goes on, and reads the poison
+  const std::vector<float> synced = run(1);
+  for (int l = 0; l < 32; ++l) CHECK(synced[static_cast<std::size_t>(l)] == static_cast<float>(l < 16 ? l + 16 : l - 16));
+}
+
+TEST_CASE("emu scheduler: a vote against a shuffle with the same mask is barrier divergence, named by both intrinsics") {
+  const EmuModule m = build("scheduler.cu", "vote_against_shuffle", {"float*"});
+  std::vector<float> out(32, 0.0f);
+  float* o = out.data();
+  auto a = args(o);
+  const std::string why = fault_of(m, dims({1, 1, 1}, {32, 1, 1}), a.data());
+  INFO(why);
+  CHECK(has(why, "barrier divergence in block (0,0,0)"));
+  CHECK(has(why, "__ballot_sync (mask 0xffffffff)"));
+  CHECK(has(why, "__shfl_sync (mask 0xffffffff)"));
 }
 
 TEST_CASE("emu scheduler: two groups of one warp with masks of their own complete interleaved, each with its own values") {

@@ -46,9 +46,9 @@ inline LaunchDims dims(std::array<std::int64_t, 3> grid, std::array<std::int64_t
 }
 
 /// The reason of the EmuKernelError a launch throws ("" if it does not throw).
-inline std::string fault_of(const EmuModule& m, const LaunchDims& d, void** a) {
+inline std::string fault_of(const EmuModule& m, const LaunchDims& d, void** a, std::uint64_t schedule_seed = 0) {
   try {
-    m.launch(d, a);
+    m.launch(d, a, schedule_seed);
   } catch (const EmuKernelError& e) {
     return e.what();
   }

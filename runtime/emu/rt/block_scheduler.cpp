@@ -46,12 +46,11 @@ BlockScheduler& BlockScheduler::for_this_thread() {
   return scheduler;
 }
 
-thread_local BlockScheduler* BlockScheduler::running_ = nullptr;
-
 BlockScheduler::BlockScheduler()
     : lanes_(new Lane[kMaxThreads]),
       queue_(kMaxThreads),
-      gathered_(new Gathered[kMaxThreads / 32 * kGatheredPerWarp]) {}
+      gathered_(new Gathered[kMaxThreads / 32 * kGatheredPerWarp]),
+      rings_(new ShuffleRing[kMaxThreads / 32]) {}
 
 BlockScheduler::~BlockScheduler() = default;
 
@@ -116,11 +115,17 @@ void BlockScheduler::prepare(const BlockTask& task) {
     lane.wait = Wait::ready;
     lane.started = false;
     lane.held = nullptr;
+    lane.shuffles = 0;
+  }
+  for (unsigned w = 0; w < (threads_ + 31) / 32; ++w) {
+    rings_[w].base = rings_[w].top = 0;
+    rings_[w].waiting_slot = 0;
   }
   for (unsigned g = 0; g < (threads_ + 31) / 32 * kGatheredPerWarp; ++g) gathered_[g].readers = 0;
   std::fill(std::begin(active_queries_), std::end(active_queries_), 0u);
   std::fill(std::begin(at_warp_barrier_), std::end(at_warp_barrier_), 0u);
   std::fill(std::begin(exited_lanes_), std::end(exited_lanes_), 0u);
+  std::fill(std::begin(block_waiters_), std::end(block_waiters_), 0u);
   queue_head_ = 0;
   queued_ = 0;
   warps_ = (threads_ + 31) / 32;
@@ -256,13 +261,20 @@ int BlockScheduler::sync_block(int predicate) {
   if (exited_ > 0)
     fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) +
           " waits at __syncthreads but " + thread_name(static_cast<unsigned>(first_exited_)) + " has exited");
+  if (const ShuffleRing& ring = rings_[me.abi.linear / 32]; me.shuffles < ring.top) {
+    const ShuffleSlot& slot = ring.slots[me.shuffles % kShuffleRing];
+    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at __syncthreads while " +
+          thread_name(slot.first) + " waits at " + slot.op + " (mask " + hex_mask(slot.mask) + ")");
+  }
   me.wait = Wait::block_barrier;
+  block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
   ++at_block_barrier_;
   block_count_ += predicate ? 1 : 0;
   if (at_block_barrier_ == threads_) {
     const int count = block_count_;
     at_block_barrier_ = 0;
     block_count_ = 0;
+    std::fill(std::begin(block_waiters_), std::end(block_waiters_), 0u);
     draw_warp_order();
     for (unsigned linear = 0; linear < threads_; ++linear) {
       lanes_[linear].wait = Wait::ready;
@@ -360,6 +372,109 @@ const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char*
   return me.held->values;
 }
 
+inline void BlockScheduler::wake(unsigned linear) {
+  lanes_[linear].wait = Wait::ready;
+  push_ready(linear);
+}
+
+// The lane has what it needed from the slot; the oldest slots every lane has passed are free.
+inline void BlockScheduler::pass_shuffle(ShuffleRing& ring, ShuffleSlot& slot, unsigned lane, unsigned live) {
+  slot.passed |= 1u << lane;
+  if (slot.passed != live) return;
+  while (ring.base < ring.top && ring.slots[ring.base % kShuffleRing].passed == live) ++ring.base;
+  if (const unsigned waiting = ring.waiting_slot) {
+    ring.waiting_slot = 0;
+    const unsigned base = current_->abi.linear / 32 * 32;
+    for_each_lane(waiting, [&](unsigned l) { wake(base + l); });
+  }
+}
+
+// A shuffle within part of the warp meets as a warp barrier of its members.
+unsigned long long BlockScheduler::partial_shuffle(unsigned mask, const char* op, unsigned long long value, int src) {
+  unsigned group;
+  const unsigned long long* all = warp_gather(mask, op, value, &group);
+  return src >= 0 && ((group >> src) & 1u) ? all[src] : value;
+}
+
+// A lane may exit once it has passed its last shuffle, while others are still behind it; one
+// that exited before shuffle k, or waits at __syncthreads without having come to it, never will.
+void BlockScheduler::check_shuffle_members(std::uint64_t k) {
+  const Lane& me = *current_;
+  const unsigned base = me.abi.linear / 32 * 32;
+  for_each_lane(exited_lanes_[base / 32], [&](unsigned l) {
+    if (lanes_[base + l].shuffles <= k) fault_names_exited(me.mask, me.op, 1u << l);
+  });
+  for_each_lane(block_waiters_[base / 32], [&](unsigned l) {
+    if (lanes_[base + l].shuffles <= k)
+      fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at __syncthreads while " +
+            thread_name(me.abi.linear) + " waits at " + me.op + " (mask " + hex_mask(me.mask) + ")");
+  });
+}
+
+void BlockScheduler::wait_for_slot(ShuffleRing& ring, std::uint64_t k) {
+  Lane& me = *current_;
+  while (k >= ring.base + kShuffleRing) {
+    me.wait = Wait::warp_barrier;
+    ring.waiting_slot |= 1u << me.abi.lane;
+    release_active_queries(me.abi.linear / 32 * 32);
+    suspend();
+  }
+}
+
+void BlockScheduler::check_same_shuffle(const ShuffleSlot& slot) {
+  const Lane& me = *current_;
+  if (slot.mask == me.mask && std::strcmp(slot.op, me.op) == 0) return;
+  fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " + me.op +
+        " (mask " + hex_mask(me.mask) + ") while " + thread_name(slot.first) + " waits at " + slot.op + " (mask " +
+        hex_mask(slot.mask) + ")");
+}
+
+unsigned long long BlockScheduler::warp_shuffle(unsigned mask, const char* op, unsigned long long value, int src) {
+  Lane& me = *current_;
+  const unsigned warp = me.abi.linear / 32;
+  const unsigned live = warp_lanes(warp);
+  if ((mask & live) != live) return partial_shuffle(mask, op, value, src);
+  release(me);
+  me.mask = mask;
+  me.op = op;
+  const unsigned lane = me.abi.lane;
+  const unsigned base = warp * 32;
+  ShuffleRing& ring = rings_[warp];
+  const std::uint64_t k = me.shuffles;
+  if (exited_lanes_[warp] | block_waiters_[warp]) check_shuffle_members(k);
+  if (k >= ring.base + kShuffleRing) wait_for_slot(ring, k);
+  ShuffleSlot& slot = ring.slots[k % kShuffleRing];
+  if (k == ring.top) {
+    ++ring.top;
+    slot.op = op;
+    slot.mask = mask;
+    slot.first = base + lane;
+    slot.arrived = slot.passed = 0;
+    std::memset(slot.waiting_for, 0, sizeof slot.waiting_for);
+  } else if (slot.op != op || slot.mask != mask) {
+    check_same_shuffle(slot);
+  }
+  slot.values[lane] = value;
+  slot.arrived |= 1u << lane;
+  if (const unsigned waiting = slot.waiting_for[lane]) {
+    slot.waiting_for[lane] = 0;
+    for_each_lane(waiting, [&](unsigned l) { wake(base + l); });
+  }
+  unsigned long long result = value;
+  if (src >= 0 && static_cast<unsigned>(src) != lane && ((live >> src) & 1u)) {
+    if (!((slot.arrived >> src) & 1u)) {
+      me.wait = Wait::warp_barrier;
+      slot.waiting_for[src] |= 1u << lane;
+      release_active_queries(base);
+      suspend();
+    }
+    result = slot.values[src];
+  }
+  me.shuffles = k + 1;
+  pass_shuffle(ring, slot, lane, live);
+  return result;
+}
+
 unsigned BlockScheduler::active_mask() {
   // Lanes in lockstep are those that reach this point together: the caller waits until every
   // other lane of its warp has arrived here too, exited, or blocked at a barrier, and gets the
@@ -419,6 +534,14 @@ void BlockScheduler::on_exit(Lane& lane) {
       }
   }
   const unsigned base = lane.abi.linear / 32 * 32;
+  const ShuffleRing& ring = rings_[base / 32];
+  if (lane.shuffles < ring.top) {
+    const ShuffleSlot& slot = ring.slots[lane.shuffles % kShuffleRing];
+    record_fault("warp intrinsic " + std::string(slot.op) + " in " + block_name() + " " + thread_name(slot.first) +
+                 " names lane " + std::to_string(lane.abi.lane) + " (" + thread_name(lane.abi.linear) + ") in mask " +
+                 hex_mask(slot.mask) + ", but that thread has exited");
+    return;
+  }
   release_active_queries(base);
   if (at_warp_barrier_[base / 32] == 0) return;
   for_each_lane(warp_lanes(base / 32), [&](unsigned l) {
@@ -458,7 +581,9 @@ void BlockScheduler::diagnose_deadlock() {
       const unsigned base = linear / 32 * 32;
       for_each_lane(waiter.mask & warp_lanes(base / 32), [&](unsigned l) {
         const Lane& other = lanes_[base + l];
-        if (faulted_ || (other.wait == Wait::warp_barrier && other.mask == waiter.mask)) return;
+        if (faulted_ || (other.wait == Wait::warp_barrier && other.mask == waiter.mask &&
+                         std::strcmp(other.op, waiter.op) == 0))
+          return;
         record_fault(prefix + thread_name(linear) + " waits at " + wait_description(waiter) + " while " +
                      thread_name(base + l) + " waits at " + wait_description(other));
       });

@@ -55,11 +55,13 @@ class BlockScheduler {
   // Called by the running kernel thread (through the extern "C" built-ins).
   int sync_block(int predicate);
   const unsigned long long* warp_gather(unsigned mask, const char* op, unsigned long long value, unsigned* group);
+  unsigned long long warp_shuffle(unsigned mask, const char* op, unsigned long long value, int src);
   unsigned active_mask();
   [[noreturn]] void fault(const std::string& reason);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_mask_without_caller(unsigned mask, const char* op);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_names_exited(unsigned mask, const char* op, unsigned gone);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_other_intrinsic(unsigned other);
+
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
 
@@ -74,6 +76,27 @@ class BlockScheduler {
   };
   static constexpr unsigned kGatheredPerWarp = 33;
 
+  // The shuffles a warp's lanes have in flight when the mask names the whole warp: the k-th such
+  // shuffle of every lane is the same one, so a lane deposits its value in the k-th slot and reads
+  // its source's there, waiting only when that lane has not yet arrived. Lanes drift apart by up
+  // to kShuffleRing shuffles; one further ahead waits for the oldest slot to be read by all.
+  static constexpr unsigned kShuffleRing = 8;
+  struct ShuffleSlot {
+    unsigned long long values[32];
+    unsigned waiting_for[32];  // per source lane: the lanes suspended until it deposits
+    const char* op;            // the intrinsic and mask of the first lane to arrive, and that lane
+    unsigned mask;
+    unsigned first;
+    unsigned arrived;
+    unsigned passed;           // lanes that have read what they needed and gone on
+  };
+  struct ShuffleRing {
+    std::uint64_t base = 0;  // the oldest shuffle some lane has yet to pass
+    std::uint64_t top = 0;   // the next shuffle no lane has reached
+    unsigned waiting_slot = 0;  // lanes suspended until `base` moves on
+    ShuffleSlot slots[kShuffleRing];
+  };
+
   struct Lane {
     hone_emu_thread abi;
     boost::context::fiber fiber;  // the thread, held here while it is suspended
@@ -85,12 +108,14 @@ class BlockScheduler {
     const char* op = nullptr;
     unsigned group = 0;
     Gathered* held = nullptr;  // the values of this lane's last completed warp barrier
+    std::uint64_t shuffles = 0;  // whole-warp shuffles this lane has passed
     std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
   // initial-exec: read on every built-in call; the runtime is loaded with the process, so its
   // thread-locals live in the static TLS block and need no __tls_get_addr.
-  static thread_local BlockScheduler* running_ __attribute__((tls_model("initial-exec")));
+  // constinit: no dynamic initialisation, so no TLS wrapper call on every read.
+  static inline constinit thread_local BlockScheduler* running_ __attribute__((tls_model("initial-exec"))) = nullptr;
 
   boost::context::fiber thread_main(Lane& lane);
   [[gnu::noinline]] bool start_fiber(Lane& lane);
@@ -101,6 +126,13 @@ class BlockScheduler {
   void park(boost::context::fiber&& from);
   static void release(Lane& lane);
   Gathered* free_gathered(unsigned warp);
+  void wake(unsigned linear);
+  // The rare turns of warp_shuffle, kept out of its hot path.
+  [[gnu::noinline]] unsigned long long partial_shuffle(unsigned mask, const char* op, unsigned long long value, int src);
+  [[gnu::cold, gnu::noinline]] void check_shuffle_members(std::uint64_t k);
+  [[gnu::noinline]] void wait_for_slot(ShuffleRing& ring, std::uint64_t k);
+  [[gnu::cold, gnu::noinline]] void check_same_shuffle(const ShuffleSlot& slot);
+  void pass_shuffle(ShuffleRing& ring, ShuffleSlot& slot, unsigned lane, unsigned live);
   void on_exit(Lane& lane);
   void release_active_queries(unsigned warp_base);
   void record_fault(const std::string& reason);
@@ -129,6 +161,7 @@ class BlockScheduler {
   std::size_t stack_bytes_ = StackPool::stack_bytes();
   std::size_t guard_bytes_ = StackPool::guard_bytes();
   std::unique_ptr<Gathered[]> gathered_;       // kGatheredPerWarp per warp
+  std::unique_ptr<ShuffleRing[]> rings_;       // one per warp
   unsigned long long deposits_[32][32];        // per warp, per lane: the value brought to a warp barrier
   std::uint64_t order_state_ = 0;  // the seeded stream of resume choices; 0: FIFO
   unsigned warps_ = 0;
@@ -146,6 +179,7 @@ class BlockScheduler {
   const char* waiting_op_[32];
   bool waiting_mixed_[32];
   unsigned exited_lanes_[32];     // per warp: lanes that have exited
+  unsigned block_waiters_[32];    // per warp: lanes waiting at __syncthreads
   unsigned at_block_barrier_ = 0;
   int block_count_ = 0;
   unsigned exited_ = 0;

@@ -19,6 +19,10 @@ const unsigned long long* hone_emu_warp_gather(unsigned int mask, const char* op
   return BlockScheduler::running()->warp_gather(mask, op, value, group);
 }
 
+unsigned long long hone_emu_warp_shuffle(unsigned int mask, const char* op, unsigned long long value, int src) {
+  return BlockScheduler::running()->warp_shuffle(mask, op, value, src);
+}
+
 unsigned int hone_emu_activemask(void) { return BlockScheduler::running()->active_mask(); }
 
 void hone_emu_fault(const char* reason) {

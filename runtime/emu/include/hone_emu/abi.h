@@ -28,6 +28,11 @@ int hone_emu_syncthreads(int predicate);
 // beyond a partial last warp).
 const unsigned long long* hone_emu_warp_gather(unsigned int mask, const char* op, unsigned long long value,
                                                unsigned int* group);
+// A shuffle among the lanes in mask, all calling the same intrinsic `op`: returns the value lane
+// `src` brought (the caller's own when src is negative or outside the group). A lane goes on as
+// soon as the value it reads is there; with a mask naming the whole warp the runtime need not
+// wait for the others, so a shuffle is not a warp barrier (neither is it on the GPU).
+unsigned long long hone_emu_warp_shuffle(unsigned int mask, const char* op, unsigned long long value, int src);
 // Lanes of the caller's warp that have not exited.
 unsigned int hone_emu_activemask(void);
 // Ends the launch with a fault naming the block and thread; does not return.

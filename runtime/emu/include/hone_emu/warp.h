@@ -1,6 +1,7 @@
 #pragma once
-// Warp intrinsics: shuffles, votes, matches and reductions, all built on the runtime's warp
-// gather (a warp barrier that hands every participant the values of all the others).
+// Warp intrinsics: shuffles on the runtime's warp shuffle (a lane waits only for the lane it
+// reads); votes, matches and reductions on its warp gather (a warp barrier that hands every
+// participant the values of all the others).
 #include "hone_emu/builtin_vars.h"
 
 namespace hone_emu {
@@ -24,10 +25,7 @@ inline T from_bits(unsigned long long b) {
 // as the hardware does for an out-of-segment source.
 template <class T>
 inline T shuffle(const char* op, unsigned int mask, T var, int src) {
-  unsigned int group;
-  const unsigned long long* all = hone_emu_warp_gather(mask, op, to_bits(var), &group);
-  if (src < 0 || src >= 32 || !((group >> src) & 1u)) return var;
-  return from_bits<T>(all[src]);
+  return from_bits<T>(hone_emu_warp_shuffle(mask, op, to_bits(var), src >= 0 && src < 32 ? src : -1));
 }
 
 inline int segment_start(int width) { return static_cast<int>(lane_id()) & ~(width - 1); }
