@@ -514,7 +514,11 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
     std::set<std::string> launch_scope = in_scope;
     launch_scope.insert(op.dynamic.begin(), op.dynamic.end());
     v.launch = r.launch(require_field(vj, "launch", r.file, where), where + ".launch", launch_scope);
-    if (vj.contains("when")) v.when = r.expr(vj["when"], where + ".when", symbol_set);
+    if (vj.contains("when")) {
+      std::set<std::string> when_scope = symbol_set;
+      for (const auto& [name, values] : v.space.params) when_scope.insert(name);
+      v.when = r.expr(vj["when"], where + ".when", when_scope);
+    }
     op.variants.push_back(std::move(v));
   }
 

@@ -107,9 +107,10 @@ struct Variant {
   std::vector<Expr> template_args;   // over parameters and static shape symbols
   ParamSpace space;
   LaunchRule launch;
-  // Where the variant is worth a search's time, over every shape symbol (a dynamic one at the
-  // bucket's upper bound, the shape a task is tuned at): tensor cores at "M >= 8". Empty: always.
-  // Unlike a constraint it never decides correctness: the variant is right at every shape.
+  // Where a configuration of the variant is worth a search's time, over every shape symbol (a
+  // dynamic one at the bucket's upper bound, the shape a task is tuned at) and the parameters:
+  // tensor cores at "M >= 8", a tile of MT rows of x at "MT <= M". Empty: always. Unlike a
+  // constraint it never decides correctness: every configuration is right at every shape.
   Expr when;
 };
 

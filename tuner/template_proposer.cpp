@@ -24,8 +24,8 @@ std::vector<TemplatePoint> template_space(const OpSpec& op, const Bindings& shap
   std::vector<TemplatePoint> out;
   const Bindings fixed = static_part(op, shape);
   for (const auto& v : op.variants) {
-    if (!v.when.empty() && v.when.eval(shape) == 0) continue;
     for (auto& config : v.space.valid_configs(fixed)) {
+      if (!v.when.empty() && v.when.eval(merged(shape, config)) == 0) continue;
       try {
         v.launch.eval(merged(shape, config));
       } catch (const InputError&) {

@@ -1,5 +1,6 @@
-// A variant's "when": where it is worth searching, over every shape symbol (the dynamic ones at
-// their bucket's upper bound); a name outside the shape symbols is refused.
+// A variant's "when": where a configuration is worth searching, over every shape symbol (the
+// dynamic ones at their bucket's upper bound) and the variant's parameters; any other name is
+// refused.
 #include <doctest/doctest.h>
 
 #include "core/input_error.hpp"
@@ -19,7 +20,7 @@ TEST_CASE("op specs: a variant's 'when' is an expression of the shape symbols, d
   CHECK(op.variants[0].when.eval({{"tokens", 4}, {"hidden", 256}}) == 0);
   CHECK(op.variants[1].when.empty());
 
-  spec["variants"][0]["when"] = "BLOCK >= 8";  // a parameter: the variant's space does not depend on it
+  spec["variants"][0]["when"] = "WIDTH >= 8";  // neither a shape symbol nor a parameter
   family.write_spec(spec);
   CHECK_THROWS_WITH_AS(load_op_spec(family.dir), doctest::Contains("variants[0].when"), InputError);
 }

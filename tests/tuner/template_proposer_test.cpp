@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "core/paths.hpp"
 #include "tuner/template_proposer.hpp"
 
@@ -27,4 +29,17 @@ TEST_CASE("render: the wrapper keeps the op's signature and instantiates the con
   CHECK(c.launch.block[0].text() == "256");
   CHECK(c.launch.grid[0].text() == "tokens");
   CHECK(c.key() != render_template(op, v, {{"BLOCK", 128}, {"VEC", 8}}, {{"tokens", 7}, {"hidden", 4096}}).key());
+}
+
+TEST_CASE("template space: a 'when' over a parameter keeps some configurations of a variant out of a task, not the variant") {
+  const OpSpec op = load_op(templates_root(), "gemv");
+  const auto mts = [&](std::int64_t m) {
+    std::set<std::int64_t> seen;
+    for (const TemplatePoint& p : template_space(op, {{"M", m}, {"N", 4096}, {"K", 4096}}))
+      if (p.variant->name == "gemv_warp_rows") seen.insert(p.config.at("MT"));
+    return seen;
+  };
+  // At one token a tile of MT rows of x computes MT - 1 duplicate rows and reads w no less.
+  CHECK(mts(1) == std::set<std::int64_t>{1});
+  CHECK(mts(2) == std::set<std::int64_t>{1, 4, 8});
 }

@@ -126,6 +126,7 @@ void BlockScheduler::prepare(const BlockTask& task) {
   std::fill(std::begin(at_warp_barrier_), std::end(at_warp_barrier_), 0u);
   std::fill(std::begin(exited_lanes_), std::end(exited_lanes_), 0u);
   std::fill(std::begin(block_waiters_), std::end(block_waiters_), 0u);
+  std::fill(std::begin(stopped_shuffles_), std::end(stopped_shuffles_), kNever);
   queue_head_ = 0;
   queued_ = 0;
   warps_ = (threads_ + 31) / 32;
@@ -268,6 +269,7 @@ int BlockScheduler::sync_block(int predicate) {
   }
   me.wait = Wait::block_barrier;
   block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
+  stopped_shuffles_[me.abi.linear / 32] = std::min(stopped_shuffles_[me.abi.linear / 32], me.shuffles);
   ++at_block_barrier_;
   block_count_ += predicate ? 1 : 0;
   if (at_block_barrier_ == threads_) {
@@ -275,6 +277,7 @@ int BlockScheduler::sync_block(int predicate) {
     at_block_barrier_ = 0;
     block_count_ = 0;
     std::fill(std::begin(block_waiters_), std::end(block_waiters_), 0u);
+    std::fill(std::begin(stopped_shuffles_), std::end(stopped_shuffles_), kNever);  // and no lane has exited
     draw_warp_order();
     for (unsigned linear = 0; linear < threads_; ++linear) {
       lanes_[linear].wait = Wait::ready;
@@ -398,6 +401,7 @@ unsigned long long BlockScheduler::partial_shuffle(unsigned mask, const char* op
 
 // A lane may exit once it has passed its last shuffle, while others are still behind it; one
 // that exited before shuffle k, or waits at __syncthreads without having come to it, never will.
+// Called only when some such lane has passed no more than k shuffles.
 void BlockScheduler::check_shuffle_members(std::uint64_t k) {
   const Lane& me = *current_;
   const unsigned base = me.abi.linear / 32 * 32;
@@ -441,7 +445,7 @@ unsigned long long BlockScheduler::warp_shuffle(unsigned mask, const char* op, u
   const unsigned base = warp * 32;
   ShuffleRing& ring = rings_[warp];
   const std::uint64_t k = me.shuffles;
-  if (exited_lanes_[warp] | block_waiters_[warp]) check_shuffle_members(k);
+  if (k >= stopped_shuffles_[warp]) check_shuffle_members(k);
   if (k >= ring.base + kShuffleRing) wait_for_slot(ring, k);
   ShuffleSlot& slot = ring.slots[k % kShuffleRing];
   if (k == ring.top) {
@@ -523,6 +527,7 @@ void BlockScheduler::on_exit(Lane& lane) {
   release(lane);
   lane.wait = Wait::exited;
   exited_lanes_[lane.abi.linear / 32] |= 1u << lane.abi.lane;
+  stopped_shuffles_[lane.abi.linear / 32] = std::min(stopped_shuffles_[lane.abi.linear / 32], lane.shuffles);
   ++exited_;
   if (first_exited_ < 0) first_exited_ = static_cast<int>(lane.abi.linear);
   if (at_block_barrier_ > 0) {

@@ -180,6 +180,11 @@ class BlockScheduler {
   bool waiting_mixed_[32];
   unsigned exited_lanes_[32];     // per warp: lanes that have exited
   unsigned block_waiters_[32];    // per warp: lanes waiting at __syncthreads
+  // Per warp: the fewest whole-warp shuffles passed by a lane that has exited or waits at
+  // __syncthreads (kNever: none has), so that a shuffle checks those lanes only when one of them
+  // has not come to it.
+  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  std::uint64_t stopped_shuffles_[32];
   unsigned at_block_barrier_ = 0;
   int block_count_ = 0;
   unsigned exited_ = 0;
