@@ -1,8 +1,14 @@
 #include "core/host_tensor.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <thread>
+#include <utility>
+#include <vector>
 
 namespace hone {
 
@@ -41,18 +47,67 @@ double Rng::normal(double mean, double stddev) {
   return mean + stddev * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
 }
 
+namespace {
+// Two independent standard normals from one pair of uniforms (both branches of Box-Muller, in
+// float: test inputs need no more, and it is most of the time it takes to fill a weight matrix).
+std::pair<double, double> standard_normal_pair(Rng& rng) {
+  float u1 = static_cast<float>(rng.next() >> 40) * 0x1.0p-24f;
+  const float u2 = static_cast<float>(rng.next() >> 40) * 0x1.0p-24f;
+  if (u1 < 0x1.0p-30f) u1 = 0x1.0p-30f;
+  const float radius = std::sqrt(-2.0f * std::log(u1));
+  float sin_a, cos_a;
+  sincosf(2.0f * static_cast<float>(M_PI) * u2, &sin_a, &cos_a);
+  return {radius * cos_a, radius * sin_a};
+}
+
+// Elements per stretch drawn from a stream of its own: stretches are filled on all cores, and
+// the values depend on the seed alone, not on how many cores there are.
+constexpr std::size_t kStretch = std::size_t{1} << 20;
+
+void for_each_stretch(std::size_t stretches, const std::function<void(std::size_t)>& fill) {
+  const unsigned threads = std::min<std::size_t>(stretches, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads <= 1) {
+    for (std::size_t c = 0; c < stretches; ++c) fill(c);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t c = next++; c < stretches; c = next++) fill(c);
+  };
+  std::vector<std::jthread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+}
+}  // namespace
+
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows) {
   HostTensor t(dtype, n);
   if (rows == 0 || n % rows != 0) rows = 1;
   const std::size_t per_row = n / rows;
-  const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
-  for (std::size_t r = 0; r < rows; ++r) {
-    const double scale = dist.mixed_scale() ? std::exp(log_lo + (log_hi - log_lo) * rng.uniform()) : 1.0;
-    for (std::size_t i = r * per_row; i < (r + 1) * per_row; ++i) {
-      double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
-      t.set(i, v * scale);
-    }
+  std::vector<double> scale;
+  if (dist.mixed_scale()) {
+    const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
+    scale.resize(rows);
+    for (auto& s : scale) s = std::exp(log_lo + (log_hi - log_lo) * rng.uniform());
   }
+  const std::size_t stretches = (n + kStretch - 1) / kStretch;
+  std::vector<std::uint64_t> seeds(stretches);
+  for (auto& seed : seeds) seed = rng.next();
+  const bool uniform = dist.kind == "uniform";
+  for_each_stretch(stretches, [&](std::size_t c) {
+    Rng stream(seeds[c]);
+    const std::size_t begin = c * kStretch, end = std::min(n, begin + kStretch);
+    auto put = [&](std::size_t i, double v) { t.set(i, scale.empty() ? v : v * scale[i / per_row]); };
+    if (uniform) {
+      for (std::size_t i = begin; i < end; ++i) put(i, dist.lo + (dist.hi - dist.lo) * stream.uniform());
+      return;
+    }
+    for (std::size_t i = begin; i < end; i += 2) {
+      const auto [a, b] = standard_normal_pair(stream);
+      put(i, dist.mean + dist.std * a);
+      if (i + 1 < end) put(i + 1, dist.mean + dist.std * b);
+    }
+  });
   return t;
 }
 

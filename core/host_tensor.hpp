@@ -35,7 +35,8 @@ class Rng {
 };
 
 /// A buffer of `n` elements drawn from `dist`, rounded to `dtype`; `rows` is the extent of the
-/// first dim, over which a mixed-scale distribution varies its scale.
+/// first dim, over which a mixed-scale distribution varies its scale. Stretches of a million
+/// elements get streams of their own, seeded from `rng`, and are filled on all cores.
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows = 1);
 
 /// Fills a buffer with poison, so that an output element the kernel never writes cannot pass as
