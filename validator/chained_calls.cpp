@@ -6,12 +6,13 @@
 
 namespace hone {
 
-std::vector<std::vector<HostTensor>> draw_calls(const OpSpec& op, const Bindings& shape, const InputDraw& draw) {
+std::vector<std::vector<HostTensor>> draw_calls(const OpSpec& op, const Bindings& shape, const InputDraw& draw,
+                                                SharedOperands* shared) {
   std::vector<std::vector<HostTensor>> calls;
-  calls.push_back(generate_inputs(op, shape, draw.seed, draw.input_case, draw.modes));
+  calls.push_back(generate_inputs(op, shape, draw.seed, draw.input_case, draw.modes, nullptr, 0, shared));
   for (int c = 1; c < op.chain_calls; ++c)
     calls.push_back(generate_inputs(op, shape, draw.seed ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(c)), draw.input_case,
-                                    draw.modes, &calls.back()));
+                                    draw.modes, &calls.back(), 0, shared));
   return calls;
 }
 

@@ -13,8 +13,9 @@
 namespace hone {
 
 /// The inputs of every call of a check: call 0 drawn with `draw`, each later call from a seed of
-/// its own, its in-out buffers left empty.
-std::vector<std::vector<HostTensor>> draw_calls(const OpSpec& op, const Bindings& shape, const InputDraw& draw);
+/// its own, its in-out buffers left empty; large In buffers kept in `shared` when given.
+std::vector<std::vector<HostTensor>> draw_calls(const OpSpec& op, const Bindings& shape, const InputDraw& draw,
+                                                SharedOperands* shared = nullptr);
 
 /// Per call, its In buffers on the device (StageRun::upload_inputs), for the candidate's and the
 /// reference's launches to share: an MoE layer's expert weights are uploaded once, not per launch.

@@ -16,7 +16,8 @@ constexpr unsigned char kGuardByte = 0xa5;
 
 std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
                                         const InputCase* input_case, const IndexModes& modes,
-                                        const std::vector<HostTensor>* previous, std::uint64_t poison_seed) {
+                                        const std::vector<HostTensor>* previous, std::uint64_t poison_seed,
+                                        SharedOperands* shared) {
   std::vector<HostTensor> out(op.args.size());
   draw_index_inputs(op, shape, seed, modes, previous, out);
   for (std::size_t i = 0; i < op.args.size(); ++i) {
@@ -40,7 +41,9 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
     // Each argument has its own stream, so adding an argument does not change the others' values.
     Rng rng(seed * 1000003u + i);
     const auto rows = static_cast<std::size_t>(a.dims.front().eval(shape));
-    if (!a.addressed) out[i] = generate_tensor(a.dtype, n, *dist, rng, rows);
+    if (!a.addressed && shared && a.role == ArgRole::In && shared->shares(n * dtype_size(a.dtype)))
+      out[i] = shared->get(i, n, *dist, [&] { return generate_tensor(a.dtype, n, *dist, rng, rows); });
+    else if (!a.addressed) out[i] = generate_tensor(a.dtype, n, *dist, rng, rows);
     else
       out[i] = generate_addressed(a.dtype, n, *dist, rng, rows, addressed_ranges(op, a, shape, out),
                                   a.role == ArgRole::In ? AddressedRest::poison : AddressedRest::drawn_copies);

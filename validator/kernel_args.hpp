@@ -12,6 +12,7 @@
 #include "core/index_inputs.hpp"
 #include "core/op_spec.hpp"
 #include "runtime/device.hpp"
+#include "validator/shared_operands.hpp"
 
 namespace hone {
 
@@ -22,9 +23,11 @@ namespace hone {
 /// is 0, else with finite garbage drawn from it; scratch filled with garbage
 /// (core/scratch_fill.hpp). `previous`: the previous call's inputs in a chain; InOut buffers are
 /// then left empty, for the caller to carry the state over.
+/// `shared`: where large In arguments are kept once drawn (validator/shared_operands.hpp).
 std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape, std::uint64_t seed,
                                         const InputCase* input_case = nullptr, const IndexModes& modes = {},
-                                        const std::vector<HostTensor>* previous = nullptr, std::uint64_t poison_seed = 0);
+                                        const std::vector<HostTensor>* previous = nullptr, std::uint64_t poison_seed = 0,
+                                        SharedOperands* shared = nullptr);
 
 class LaunchArgs {
  public:

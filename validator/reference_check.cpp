@@ -35,7 +35,7 @@ LaunchSetup setup_for(const InputDraw& draw) {
 CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, const InputDraw& draw, const std::string& what) {
   CheckedInputs checked{draw, {}, {}};
   try {
-    checked.calls = draw_calls(run.op, shape, draw);
+    checked.calls = draw_calls(run.op, shape, draw, &run.shared_operands);
   } catch (const InputError& e) {
     // The spec's fault (a pool too small for the batch), not the kernel's: say so.
     run.fail(fmt::format("the op's spec cannot draw inputs for {} at {}: {}", what, shape_text(shape), e.what()));

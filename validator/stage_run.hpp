@@ -81,6 +81,7 @@ struct StageRun {
   double max_abs_err = 0;
   nlohmann::json worst_bias;  // the unbiased-error check closest to its bound so far
   int timed_launches = 0;
+  SharedOperands shared_operands;  // the large In buffers every check of this evaluation reuses
 
   /// Enters a stage (and tells the listener).
   void stage(const std::string& name);

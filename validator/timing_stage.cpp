@@ -88,8 +88,9 @@ void note_cpu_timing(const StageRun& run, Verdict& v) {
       v.timing.runs);
 }
 
-std::vector<HostTensor> timing_inputs(const StageRun& run) {
-  return generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front(), nullptr, timing_index_modes(run.op));
+std::vector<HostTensor> timing_inputs(StageRun& run) {
+  return generate_inputs(run.op, run.req.shape, run.req.seeds.empty() ? 1 : run.req.seeds.front(), nullptr,
+                         timing_index_modes(run.op), nullptr, 0, &run.shared_operands);
 }
 
 }  // namespace
