@@ -6,6 +6,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -75,7 +76,11 @@ void for_each_stretch(std::size_t stretches, const std::function<void(std::size_
     for (std::size_t c = next++; c < stretches; c = next++) fill(c);
   };
   std::vector<std::jthread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  try {
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  } catch (const std::system_error&) {
+    // No more threads under this process's limits: the ones started and this one do the rest.
+  }
   work();
 }
 }  // namespace

@@ -2,6 +2,7 @@
 // An op family's spec (templates/<op>/spec.json): the kernel signature with dtypes and roles,
 // shape symbols, tolerance, flops and bytes formulas, input distributions, the reference kernel
 // and the variant templates with their parameter spaces and launch rules.
+#include <compare>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -33,6 +34,7 @@ struct InputDist {
   double row_scale_lo = 1.0, row_scale_hi = 1.0;
 
   bool mixed_scale() const { return row_scale_lo != 1.0 || row_scale_hi != 1.0; }
+  auto operator<=>(const InputDist&) const = default;
 };
 
 /// A named variation of the inputs: some arguments drawn from other distributions, and

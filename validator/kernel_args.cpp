@@ -42,7 +42,7 @@ std::vector<HostTensor> generate_inputs(const OpSpec& op, const Bindings& shape,
     Rng rng(seed * 1000003u + i);
     const auto rows = static_cast<std::size_t>(a.dims.front().eval(shape));
     if (!a.addressed && shared && a.role == ArgRole::In && shared->shares(n * dtype_size(a.dtype)))
-      out[i] = shared->get(i, n, *dist, [&] { return generate_tensor(a.dtype, n, *dist, rng, rows); });
+      out[i] = shared->get(i, n, rows, *dist, [&] { return generate_tensor(a.dtype, n, *dist, rng, rows); });
     else if (!a.addressed) out[i] = generate_tensor(a.dtype, n, *dist, rng, rows);
     else
       out[i] = generate_addressed(a.dtype, n, *dist, rng, rows, addressed_ranges(op, a, shape, out),

@@ -2,9 +2,9 @@
 
 namespace hone {
 
-HostTensor SharedOperands::get(std::size_t arg, std::size_t count, const InputDist& dist,
+HostTensor SharedOperands::get(std::size_t arg, std::size_t count, std::size_t rows, const InputDist& dist,
                                const std::function<HostTensor()>& draw) {
-  const Key key{arg, count, dist.kind, dist.mean, dist.std, dist.lo, dist.hi, dist.row_scale_lo, dist.row_scale_hi};
+  const Key key{arg, count, rows, dist};
   auto it = kept_.find(key);
   if (it == kept_.end()) {
     it = kept_.emplace(key, draw()).first;

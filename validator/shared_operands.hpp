@@ -9,6 +9,8 @@
 #include <map>
 #include <tuple>
 
+#include "core/op_spec.hpp"
+
 #include "core/host_tensor.hpp"
 
 namespace hone {
@@ -20,13 +22,14 @@ class SharedOperands {
 
   /// Whether an In argument of this size is drawn once and shared.
   bool shares(std::size_t bytes) const { return bytes >= min_bytes_; }
-  /// Argument `arg` of `count` elements from `dist`: `draw()` the first time, a copy of that
-  /// draw afterwards.
-  HostTensor get(std::size_t arg, std::size_t count, const InputDist& dist, const std::function<HostTensor()>& draw);
+  /// Argument `arg` of `count` elements in `rows` rows from `dist`: `draw()` the first time, a
+  /// copy of that draw afterwards.
+  HostTensor get(std::size_t arg, std::size_t count, std::size_t rows, const InputDist& dist,
+                 const std::function<HostTensor()>& draw);
   std::size_t draws() const { return draws_; }
 
  private:
-  using Key = std::tuple<std::size_t, std::size_t, std::string, double, double, double, double, double, double>;
+  using Key = std::tuple<std::size_t, std::size_t, std::size_t, InputDist>;
   std::size_t min_bytes_;
   std::map<Key, HostTensor> kept_;
   std::size_t draws_ = 0;
