@@ -127,7 +127,7 @@ extern "C" __global__ void barriers(float* out) {
 )";
 
 void measure_primitives(Device& device, int runs) {
-  const LaunchDims dims{{64, 1, 1}, {256, 1, 1}, 0};
+  const LaunchDims full{{64, 1, 1}, {256, 1, 1}, 0};
   const double threads = 64.0 * 256.0;
   const std::string source = nonce() + "#define REPS " + std::to_string(kPrimitiveReps) + "\n" + kPrimitiveSource;
   DeviceBuffer out(device, 256 * sizeof(float));
@@ -152,13 +152,13 @@ void measure_primitives(Device& device, int runs) {
     return times[times.size() / 2];
   };
   const double launch = launch_ms("empty", LaunchDims{{1, 1, 1}, {32, 1, 1}, 0});
-  const double empty = launch_ms("empty", dims);
+  const double empty = launch_ms("empty", full);
   const double per_op = 1e6 / (threads * kPrimitiveReps);  // ms over all threads and reps -> ns each
   std::printf("\nemu primitives (64 blocks of 256 threads, median of %d launches):\n", runs);
   std::printf("  a launch of one empty warp      %7.1f us\n", launch * 1e3);
   std::printf("  thread start and exit          %7.1f ns per thread\n", (empty - launch) * 1e6 / threads);
-  std::printf("  full-warp __shfl_xor_sync      %7.1f ns per lane\n", (launch_ms("shuffles", dims) - empty) * per_op);
-  std::printf("  __syncthreads                  %7.1f ns per thread\n", (launch_ms("barriers", dims) - empty) * per_op);
+  std::printf("  full-warp __shfl_xor_sync      %7.1f ns per lane\n", (launch_ms("shuffles", full) - empty) * per_op);
+  std::printf("  __syncthreads                  %7.1f ns per thread\n", (launch_ms("barriers", full) - empty) * per_op);
 }
 
 }  // namespace
