@@ -85,16 +85,19 @@ void for_each_stretch(std::size_t stretches, const std::function<void(std::size_
 }
 }  // namespace
 
+std::vector<double> row_scales(const InputDist& dist, Rng& rng, std::size_t rows) {
+  std::vector<double> scale(rows, 1.0);
+  if (!dist.mixed_scale()) return scale;
+  const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
+  for (auto& s : scale) s = std::exp(log_lo + (log_hi - log_lo) * rng.uniform());
+  return scale;
+}
+
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows) {
   HostTensor t(dtype, n);
   if (rows == 0 || n % rows != 0) rows = 1;
   const std::size_t per_row = n / rows;
-  std::vector<double> scale;
-  if (dist.mixed_scale()) {
-    const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
-    scale.resize(rows);
-    for (auto& s : scale) s = std::exp(log_lo + (log_hi - log_lo) * rng.uniform());
-  }
+  const std::vector<double> scale = row_scales(dist, rng, rows);
   const std::size_t stretches = (n + kStretch - 1) / kStretch;
   std::vector<std::uint64_t> seeds(stretches);
   for (auto& seed : seeds) seed = rng.next();
@@ -102,7 +105,7 @@ HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rn
   for_each_stretch(stretches, [&](std::size_t c) {
     Rng stream(seeds[c]);
     const std::size_t begin = c * kStretch, end = std::min(n, begin + kStretch);
-    auto put = [&](std::size_t i, double v) { t.set(i, scale.empty() ? v : v * scale[i / per_row]); };
+    auto put = [&](std::size_t i, double v) { t.set(i, v * scale[i / per_row]); };
     if (uniform) {
       for (std::size_t i = begin; i < end; ++i) put(i, dist.lo + (dist.hi - dist.lo) * stream.uniform());
       return;

@@ -34,6 +34,10 @@ class Rng {
   std::uint64_t s_[4];
 };
 
+/// The scale of each of `rows` rows: 1 unless `dist` mixes scales, then drawn log-uniformly
+/// between its bounds from `rng`.
+std::vector<double> row_scales(const InputDist& dist, Rng& rng, std::size_t rows);
+
 /// A buffer of `n` elements drawn from `dist`, rounded to `dtype`; `rows` is the extent of the
 /// first dim, over which a mixed-scale distribution varies its scale. Stretches of a million
 /// elements get streams of their own, seeded from `rng`, and are filled on all cores.

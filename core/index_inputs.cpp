@@ -143,11 +143,7 @@ HostTensor generate_addressed(DType dtype, std::size_t n, const InputDist& dist,
   HostTensor t(dtype, n);
   if (rows == 0 || n % rows != 0) rows = 1;
   const std::size_t per_row = rows ? n / rows : n;
-  std::vector<double> scale(rows, 1.0);
-  if (dist.mixed_scale()) {
-    const double log_lo = std::log(dist.row_scale_lo), log_hi = std::log(dist.row_scale_hi);
-    for (auto& s : scale) s = std::exp(log_lo + (log_hi - log_lo) * rng.uniform());
-  }
+  const std::vector<double> scale = row_scales(dist, rng, rows);
   auto draw = [&](std::size_t i) {
     const double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
     t.set(i, v * scale[per_row ? i / per_row : 0]);

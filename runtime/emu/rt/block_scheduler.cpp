@@ -32,6 +32,8 @@ std::string address_space_limit() {
   if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return "";
   return " (" + std::to_string(r.rlim_cur >> 20) + " MiB of address space)";
 }
+// "__shfl_xor_sync (mask 0xffffffff)": where a lane waits, in fault messages.
+std::string intrinsic_text(const char* op, unsigned mask) { return std::string(op) + " (mask " + hex_mask(mask) + ")"; }
 std::string triple(unsigned x, unsigned y, unsigned z) {
   return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
 }
@@ -265,7 +267,7 @@ int BlockScheduler::sync_block(int predicate) {
   if (const ShuffleRing& ring = rings_[me.abi.linear / 32]; me.shuffles < ring.top) {
     const ShuffleSlot& slot = ring.slots[me.shuffles % kShuffleRing];
     fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at __syncthreads while " +
-          thread_name(slot.first) + " waits at " + slot.op + " (mask " + hex_mask(slot.mask) + ")");
+          thread_name(slot.first) + " waits at " + intrinsic_text(slot.op, slot.mask));
   }
   me.wait = Wait::block_barrier;
   block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
@@ -411,7 +413,7 @@ void BlockScheduler::check_shuffle_members(std::uint64_t k) {
   for_each_lane(block_waiters_[base / 32], [&](unsigned l) {
     if (lanes_[base + l].shuffles <= k)
       fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at __syncthreads while " +
-            thread_name(me.abi.linear) + " waits at " + me.op + " (mask " + hex_mask(me.mask) + ")");
+            thread_name(me.abi.linear) + " waits at " + intrinsic_text(me.op, me.mask));
   });
 }
 
@@ -428,9 +430,9 @@ void BlockScheduler::wait_for_slot(ShuffleRing& ring, std::uint64_t k) {
 void BlockScheduler::check_same_shuffle(const ShuffleSlot& slot) {
   const Lane& me = *current_;
   if (slot.mask == me.mask && std::strcmp(slot.op, me.op) == 0) return;
-  fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " + me.op +
-        " (mask " + hex_mask(me.mask) + ") while " + thread_name(slot.first) + " waits at " + slot.op + " (mask " +
-        hex_mask(slot.mask) + ")");
+  fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
+        intrinsic_text(me.op, me.mask) + " while " + thread_name(slot.first) + " waits at " +
+        intrinsic_text(slot.op, slot.mask));
 }
 
 unsigned long long BlockScheduler::warp_shuffle(unsigned mask, const char* op, unsigned long long value, int src) {
@@ -623,7 +625,7 @@ std::string BlockScheduler::thread_name(unsigned linear) const {
 
 std::string BlockScheduler::wait_description(const Lane& lane) const {
   switch (lane.wait) {
-    case Wait::warp_barrier: return std::string(lane.op) + " (mask " + hex_mask(lane.mask) + ")";
+    case Wait::warp_barrier: return intrinsic_text(lane.op, lane.mask);
     case Wait::block_barrier: return "__syncthreads";
     case Wait::active_query: return "__activemask";
     case Wait::exited: return "nothing (it has exited)";
