@@ -10,12 +10,14 @@
 
 namespace hone {
 
-Verdict evaluate(Device& plain_device, const EvaluationRequest& req, const StageListener& on_stage) {
+Verdict evaluate(Device& plain_device, const EvaluationRequest& req, const StageListener& on_stage,
+                 const LaunchListener& on_launch) {
   std::unique_ptr<WatchedDevice> watched;
   if (req.launch_limit_s > 0) watched = std::make_unique<WatchedDevice>(plain_device, req.launch_limit_s, req.launch_limit_basis);
   Device& device = watched ? *watched : plain_device;
   StageRun run(device, req, on_stage);
   run.watched = watched.get();
+  run.on_launch = on_launch;
   run.stage("load");
   run.op = load_op_spec(req.spec_dir);
   if (!req.spec_hash.empty() && run.op.content_hash != req.spec_hash)

@@ -14,9 +14,13 @@ namespace hone {
 
 /// Called with a stage name before each stage starts, so a crash can be attributed to it.
 using StageListener = std::function<void(const std::string& stage)>;
+/// Called before each launch (or group of timed launches) starts: a long evaluation speaks while
+/// it works, so that whoever waits for it can tell it from a silent one.
+using LaunchListener = std::function<void()>;
 
 /// Runs the stages on `device`. Kernel faults become failing verdicts; a kernel that crashes the
 /// process takes the process with it (hence the worker).
-Verdict evaluate(Device& device, const EvaluationRequest& request, const StageListener& on_stage = {});
+Verdict evaluate(Device& device, const EvaluationRequest& request, const StageListener& on_stage = {},
+                 const LaunchListener& on_launch = {});
 
 }  // namespace hone

@@ -19,10 +19,13 @@ int serve_evaluations_in_process(Device& device, std::FILE* requests, int reply_
     nlohmann::json reply;
     try {
       auto request = nlohmann::json::parse(line).at("request").get<EvaluationRequest>();
-      Verdict v = evaluate(device, request, [&](const std::string& s) {
-        stage = s;
-        write_all(reply_fd, nlohmann::json{{"type", "stage"}, {"stage", s}}.dump() + "\n");
-      });
+      Verdict v = evaluate(
+          device, request,
+          [&](const std::string& s) {
+            stage = s;
+            write_all(reply_fd, nlohmann::json{{"type", "stage"}, {"stage", s}}.dump() + "\n");
+          },
+          [&] { write_all(reply_fd, nlohmann::json{{"type", "launch"}}.dump() + "\n"); });
       if (device.lost()) v.detail["worker"] = "the fault left the GPU context unusable: this worker ends and is replaced";
       reply = {{"type", "verdict"}, {"verdict", v}};
     } catch (const std::exception& e) {

@@ -20,6 +20,7 @@ void StageRun::stage(const std::string& name) {
 }
 
 void StageRun::launching(const std::string& who, const Bindings& shape) {
+  if (on_launch) on_launch();
   if (!watched) return;
   std::string at;  // in the op's order of symbols, as its signature has them: "tokens=7,hidden=256"
   for (const auto& s : op.symbols)

@@ -73,6 +73,7 @@ struct StageRun {
   WatchedDevice* watched = nullptr;  // the same device when its launches are watched for hangs
   const EvaluationRequest& req;
   const StageListener& listener;
+  LaunchListener on_launch;
   OpSpec op;
   std::string current = "load";
   std::unique_ptr<LoadedKernel> candidate, reference, baseline;

@@ -12,7 +12,7 @@ TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceI
   plan.remeasures = std::max(0, options.remeasures);
   if (device.timer == "gpu") plan.samples = std::max(plan.samples, kMinGpuSamples);
   if (times_on_cpu(device)) {
-    plan.samples = std::min(plan.samples, kCpuSamples);
+    plan.samples = std::min(plan.samples, launch_ms >= kCpuLongLaunchMs ? 1 : kCpuSamples);
     plan.remeasures = 0;
   }
   if (!device.replays_batches || launch_ms >= kBatchBelowMs) return plan;

@@ -17,11 +17,15 @@ struct TimingPlan {
 };
 
 /// A device whose clock is the CPU's (emu): its times decide nothing about a GPU, so a kernel
-/// gets this many samples at most and no re-measuring, and the time goes to checking instead.
+/// gets this many samples at most (one when a launch is long) and no re-measuring, and the time
+/// goes to checking instead.
 /// The warm-up stays as on a GPU (20 ms, at most 1000 launches): it costs a long kernel one
 /// launch, and the many launches of a short one are what exposes a kernel that counts its
 /// launches to find the timing loop.
 constexpr int kCpuSamples = 3;
+/// A launch this long on a CPU clock is one sample: its time is not what is uncertain (a tick is
+/// microseconds), and at a model's shapes one launch on emu is seconds to minutes.
+constexpr double kCpuLongLaunchMs = 1000;
 inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 
 /// Launches shorter than this are timed in batches on a device that replays batches.

@@ -120,10 +120,13 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
   }
 
   std::string fault;  // what the worker said about the fault that is ending it
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(options_.timeout_s);
+  // Every line the worker sends (a stage, a launch) starts the silence limit anew.
+  const double silence_s = silence_limit_s(options_.timeout_s, request.launch_limit_s);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(silence_s);
   for (;;) {
     std::size_t nl;
     while ((nl = pending_.find('\n')) != std::string::npos) {
+      deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(silence_s);
       std::string line = pending_.substr(0, nl);
       pending_.erase(0, nl + 1);
       nlohmann::json reply;
@@ -151,8 +154,8 @@ Verdict Worker::evaluate(const EvaluationRequest& request) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       stop(true);
-      return lost_worker("did not answer within " + std::to_string(static_cast<int>(options_.timeout_s)) +
-                             " s (a hang?) and was killed",
+      return lost_worker("did not answer within " + std::to_string(static_cast<int>(silence_s)) +
+                             " s of its last launch or stage (a hang?) and was killed",
                          stage);
     }
     pollfd p{from_worker_, POLLIN, 0};

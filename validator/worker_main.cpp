@@ -38,6 +38,7 @@
 #include "runtime/fatal_fault.hpp"
 #include "validator/evaluation.hpp"
 #include "validator/in_process_evaluations.hpp"
+#include "validator/worker.hpp"
 #include "validator/isolated_build.hpp"
 #include "validator/piped_child.hpp"
 #include "validator/sandbox.hpp"
@@ -85,13 +86,17 @@ std::unique_ptr<hone::Device> open_worker_device(const Options& o) {
       // Block threads first: they inherit nothing, so the filter is synchronised onto them.
       const unsigned threads = hone::start_emu_threads();
       const hone::OpSpec op = hone::load_op_spec(request.spec_dir);  // files are opened before the sandbox closes them
-      hone::enter_sandbox(hone::default_sandbox_limits(threads, o.timeout_s, hone::request_buffer_bytes(op, request)));
+      const double cpu_s = hone::silence_limit_s(o.timeout_s, request.launch_limit_s) * hone::kMaxLaunchesPerEvaluation;
+      hone::enter_sandbox(hone::default_sandbox_limits(threads, cpu_s, hone::request_buffer_bytes(op, request)));
       hone::report_emu_faults_fatally();
     }
-    hone::Verdict v = hone::evaluate(*device, request, [&](const std::string& s) {
-      stage = s;
-      send({{"type", "stage"}, {"stage", s}});
-    });
+    hone::Verdict v = hone::evaluate(
+        *device, request,
+        [&](const std::string& s) {
+          stage = s;
+          send({{"type", "stage"}, {"stage", s}});
+        },
+        [] { send({{"type", "launch"}}); });
     send({{"type", "verdict"}, {"verdict", v}});
   } catch (const std::exception& e) {
     send({{"type", "error"}, {"stage", stage}, {"message", e.what()}});

@@ -106,6 +106,15 @@ TEST_CASE("timing plan: emu's CPU times get a few samples and are never measured
   CHECK(gpu.remeasures == options.remeasures);
 }
 
+TEST_CASE("timing plan: on a CPU clock a launch of a second or more is one sample, which is all its time needs") {
+  hone::TimingOptions options;
+  options.repeats = 7;
+  CHECK(hone::plan_timing(hone::kCpuLongLaunchMs * 0.9, 1024, emu(), options).samples == hone::kCpuSamples);
+  CHECK(hone::plan_timing(hone::kCpuLongLaunchMs, 1024, emu(), options).samples == 1);
+  CHECK(hone::plan_timing(20000, 1024, emu(), options).samples == 1);
+  CHECK(hone::plan_timing(20000, 1024, h200(), options).samples == hone::kMinGpuSamples);  // a GPU's long launch is not
+}
+
 TEST_CASE("interleaved timing: the speedup is the ratio of the medians taken in turns") {
   // Baseline and winner sampled alternately; the machine slowed down half-way for both.
   const auto baseline = hone::summarize_samples({0.050, 0.051, 0.050, 0.060, 0.061, 0.060}, "gpu");

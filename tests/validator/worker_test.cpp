@@ -80,6 +80,15 @@ TEST_CASE_FIXTURE(Fixture, "worker: a hanging kernel is killed at the timeout") 
   CHECK_MESSAGE(next.pass, next.reason);
 }
 
+TEST_CASE_FIXTURE(Fixture, "worker: an evaluation longer than the timeout passes when no launch in it is") {
+  // About 15 launches of 250 ms each: several seconds in all, none of them silent for 2 s.
+  Worker w({"emu", "sm_90", 2, {}});
+  Verdict v = w.evaluate(request(candidate("rmsnorm_right_slowly")));
+  CHECK_MESSAGE(v.pass, v.reason);
+  CHECK(v.detail.at("evaluation_seconds").get<double>() > 2.5);
+  CHECK(w.started() == 1);
+}
+
 TEST_CASE_FIXTURE(Fixture, "worker: barrier divergence is a kernel fault with its reason") {
   Worker w({"emu", "sm_90", 60, {}});
   Verdict v = w.evaluate(request(candidate("rmsnorm_diverges")));

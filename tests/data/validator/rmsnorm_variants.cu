@@ -43,6 +43,23 @@ extern "C" __global__ void rmsnorm_skips_last_row(__nv_bfloat16* out, const __nv
     out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
 }
 
+// Right, and slow: thread 0 first waits 250 ms of emu's clock (nanoseconds there). Each launch is
+// short, their sum is not: the worker must not count that as silence.
+extern "C" __global__ void rmsnorm_right_slowly(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                                int tokens, int hidden, float eps) {
+  if (threadIdx.x == 0) {
+    const long long start = clock64();
+    while (clock64() - start < 250000000LL) {
+    }
+  }
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= tokens) return;
+  const __nv_bfloat16* row = x + (long long)t * hidden;
+  const float inv = row_inv_rms(row, hidden, eps);
+  for (int h = 0; h < hidden; ++h)
+    out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
+}
+
 // Writes through a null pointer: the process running it dies.
 extern "C" __global__ void rmsnorm_crashes(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens,
                                            int hidden, float eps) {
