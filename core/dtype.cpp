@@ -60,14 +60,6 @@ std::size_t dtype_size(DType t) {
 
 bool dtype_is_float(DType t) { return t != DType::i32 && t != DType::i64; }
 
-std::uint16_t float_to_bf16(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if (std::isnan(f)) return static_cast<std::uint16_t>((u >> 16) | 0x40);  // keep it a quiet NaN
-  u += 0x7fff + ((u >> 16) & 1);
-  return static_cast<std::uint16_t>(u >> 16);
-}
-
 float bf16_to_float(std::uint16_t b) {
   std::uint32_t u = static_cast<std::uint32_t>(b) << 16;
   float f;
@@ -210,6 +202,25 @@ void store_element(void* data, DType t, std::size_t i, double value) {
       // values within 2^-24 relative of an e4m3 midpoint.
       p[i] = float_to_e4m3(static_cast<float>(value));
       return;
+  }
+}
+
+void store_elements(void* data, DType t, std::size_t first, const double* values, std::size_t count) {
+  auto* p = static_cast<unsigned char*>(data) + first * dtype_size(t);
+  auto each = [&](auto convert) {
+    using Stored = decltype(convert(0.0));
+    for (std::size_t k = 0; k < count; ++k) {
+      const Stored v = convert(values[k]);
+      std::memcpy(p + k * sizeof(Stored), &v, sizeof(Stored));
+    }
+  };
+  switch (t) {
+    case DType::bf16: return each([](double v) { return float_to_bf16(static_cast<float>(v)); });
+    case DType::f16: return each([](double v) { return float_to_f16(static_cast<float>(v)); });
+    case DType::f32: return each([](double v) { return static_cast<float>(v); });
+    case DType::f64: return each([](double v) { return v; });
+    default:
+      for (std::size_t k = 0; k < count; ++k) store_element(data, t, first + k, values[k]);
   }
 }
 

@@ -2,6 +2,7 @@
 // Element types of kernel arguments and their host-side conversions.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace hone {
@@ -19,7 +20,13 @@ std::size_t dtype_size(DType t);
 bool dtype_is_float(DType t);
 
 /// bf16 and f16 from and to float on the host, rounding to nearest even as the device does.
-std::uint16_t float_to_bf16(float f);
+inline std::uint16_t float_to_bf16(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if (f != f) return static_cast<std::uint16_t>((u >> 16) | 0x40);  // NaN: keep it a quiet one
+  u += 0x7fff + ((u >> 16) & 1);
+  return static_cast<std::uint16_t>(u >> 16);
+}
 float bf16_to_float(std::uint16_t b);
 std::uint16_t float_to_f16(float f);
 float f16_to_float(std::uint16_t h);
@@ -31,5 +38,8 @@ float e4m3_to_float(std::uint8_t code);
 /// Reads element i of a buffer of type t as double; stores a double into element i (rounded).
 double load_element(const void* data, DType t, std::size_t i);
 void store_element(void* data, DType t, std::size_t i, double value);
+/// Stores values[0..count) into elements first.. of a buffer of type t: the type is looked at
+/// once, not per element (filling a weight matrix).
+void store_elements(void* data, DType t, std::size_t first, const double* values, std::size_t count);
 
 }  // namespace hone

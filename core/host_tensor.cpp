@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/normal_draw.hpp"
+
 namespace hone {
 
 namespace {
@@ -20,23 +22,10 @@ std::uint64_t splitmix64(std::uint64_t& x) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 }  // namespace
 
 Rng::Rng(std::uint64_t seed) {
   for (auto& s : s_) s = splitmix64(seed);
-}
-
-std::uint64_t Rng::next() {
-  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const std::uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
 }
 
 double Rng::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
@@ -49,18 +38,6 @@ double Rng::normal(double mean, double stddev) {
 }
 
 namespace {
-// Two independent standard normals from one pair of uniforms (both branches of Box-Muller, in
-// float: test inputs need no more, and it is most of the time it takes to fill a weight matrix).
-std::pair<double, double> standard_normal_pair(Rng& rng) {
-  float u1 = static_cast<float>(rng.next() >> 40) * 0x1.0p-24f;
-  const float u2 = static_cast<float>(rng.next() >> 40) * 0x1.0p-24f;
-  if (u1 < 0x1.0p-30f) u1 = 0x1.0p-30f;
-  const float radius = std::sqrt(-2.0f * std::log(u1));
-  float sin_a, cos_a;
-  sincosf(2.0f * static_cast<float>(M_PI) * u2, &sin_a, &cos_a);
-  return {radius * cos_a, radius * sin_a};
-}
-
 // Elements per stretch drawn from a stream of its own: stretches are filled on all cores, and
 // the values depend on the seed alone, not on how many cores there are.
 constexpr std::size_t kStretch = std::size_t{1} << 20;
@@ -105,15 +82,22 @@ HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rn
   for_each_stretch(stretches, [&](std::size_t c) {
     Rng stream(seeds[c]);
     const std::size_t begin = c * kStretch, end = std::min(n, begin + kStretch);
-    auto put = [&](std::size_t i, double v) { t.set(i, v * scale[i / per_row]); };
-    if (uniform) {
-      for (std::size_t i = begin; i < end; ++i) put(i, dist.lo + (dist.hi - dist.lo) * stream.uniform());
-      return;
-    }
-    for (std::size_t i = begin; i < end; i += 2) {
-      const auto [a, b] = standard_normal_pair(stream);
-      put(i, dist.mean + dist.std * a);
-      if (i + 1 < end) put(i + 1, dist.mean + dist.std * b);
+    // Drawn in doubles a chunk at a time, then stored in the tensor's type in one pass.
+    constexpr std::size_t kChunk = 4096;
+    double values[kChunk];
+    std::size_t row = begin / per_row, left_in_row = per_row - begin % per_row;
+    for (std::size_t first = begin; first < end; first += kChunk) {
+      const std::size_t count = std::min(kChunk, end - first);
+      if (!uniform) fill_standard_normal(stream, values, count);
+      for (std::size_t k = 0; k < count; ++k) {
+        const double v = uniform ? dist.lo + (dist.hi - dist.lo) * stream.uniform() : dist.mean + dist.std * values[k];
+        values[k] = v * scale[row];
+        if (--left_in_row == 0) {
+          ++row;
+          left_in_row = per_row;
+        }
+      }
+      store_elements(t.bytes.data(), t.dtype, first, values, count);
     }
   });
   return t;

@@ -27,10 +27,22 @@ struct HostTensor {
 class Rng {
  public:
   explicit Rng(std::uint64_t seed);
-  std::uint64_t next();
+  /// xoshiro256**; inline, as filling a weight matrix calls it a billion times.
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
   double uniform();                          // [0, 1)
   double normal(double mean, double stddev); // Box-Muller
  private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
 };
 

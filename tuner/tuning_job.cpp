@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "core/input_error.hpp"
@@ -89,18 +90,22 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   // with its candidates and the reference it is timed against.
   std::size_t per_task = 1;
   for (const auto& p : opt.proposers) per_task += p == "llm" ? opt.llm.attempts : opt.budget;
+  const DeviceRate rate = device_rate(report.device);
   std::vector<TaskWork> work;
+  std::vector<double> expected(tasks.size(), 0.0);  // each task's seconds in the estimate: the pace follows them
   std::size_t done_before = 0;
-  for (const Task& t : tasks) {
-    const OpSpec& op = spec_of(t.op);
-    TaskRecord record = task_record(t, op.content_hash);
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const OpSpec& op = spec_of(tasks[i].op);
+    TaskRecord record = task_record(tasks[i], op.content_hash);
     if (db.task_done(db.upsert_task(record), report.device.id(), tuning_plan(opt, op.content_hash))) {
       ++done_before;
       continue;
     }
-    work.push_back({static_cast<double>(op.bytes.eval(t.shape)), static_cast<double>(op.flops.eval(t.shape)), per_task});
+    work.push_back({static_cast<double>(op.bytes.eval(tasks[i].shape)), static_cast<double>(op.flops.eval(tasks[i].shape)), per_task});
+    expected[i] = estimate_job({work.back()}, rate).seconds;
   }
-  const DeviceRate rate = device_rate(report.device);
+  JobPace pace;
+  for (double s : expected) pace.expected_left += s;
   for (const auto& line : estimate_lines(estimate_job(work, rate), rate, report.device.id(),
                                          fmt::format("at most {} kernels (the candidates and the reference)", per_task),
                                          done_before ? fmt::format("{} tasks an earlier run finished under this plan are left out", done_before) : ""))
@@ -109,6 +114,8 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   std::unique_ptr<Worker> worker;
   if (choice.kind != "none") worker = std::make_unique<Worker>(WorkerOptions{choice.kind, opt.arch, evaluation_timeout_s(opt.timeout_s), {}});
   for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (const std::string line = pace.line(); !line.empty()) progress.note(line);
+    const auto task_start = std::chrono::steady_clock::now();
     const Task& t = tasks[i];
     const OpSpec& op = spec_of(t.op);
     TaskRecord tr = task_record(t, op.content_hash);
@@ -138,6 +145,9 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
       if (!outcome.interrupted) db.mark_task_done(task_id, report.device.id(), plan, outcome.to_json());
     }
     progress.task_finished(outcome);
+    pace.elapsed += std::chrono::duration<double>(std::chrono::steady_clock::now() - task_start).count();
+    pace.expected_done += expected[i];
+    pace.expected_left -= expected[i];
     report.tasks.push_back(std::move(outcome));
     if (report.tasks.back().interrupted) {
       report.interrupted = true;

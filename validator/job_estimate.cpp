@@ -27,6 +27,13 @@ JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& r
   return e;
 }
 
+std::string JobPace::line() const {
+  if (expected_done <= 0 || expected_left <= 0 || elapsed <= 0) return "";
+  const double ratio = elapsed / expected_done;
+  return fmt::format("{} so far, {:.2g}x the estimate: about {} left at this pace", duration_words(elapsed), ratio,
+                     duration_words(ratio * expected_left));
+}
+
 std::string duration_words(double seconds) {
   if (seconds < 1) return "under 1 s";
   const auto s = static_cast<long long>(std::llround(seconds));

@@ -53,6 +53,20 @@ double launch_seconds(const TaskWork& task, const DeviceRate& rate);
 JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate,
                          int launches_per_candidate = kLaunchesPerCandidate);
 
+/// The time a job has left at the pace it keeps: what its finished tasks took against what the
+/// estimate gave them, applied to what the estimate gives the rest. An estimate from rates misses
+/// what a rate cannot see (on emu a kernel full of barriers and shuffles runs many times slower
+/// than the calibration kernels); the pace corrects it as the job goes.
+struct JobPace {
+  double expected_done = 0;  // the estimate's seconds for the tasks finished
+  double expected_left = 0;  // and for the tasks still to run
+  double elapsed = 0;        // seconds the finished tasks took
+
+  /// "2 min 10 s so far, 2.4x the estimate: about 12 min left at this pace"; empty until a task
+  /// the estimate gave time to has finished, or when nothing is left.
+  std::string line() const;
+};
+
 /// "3 min 20 s", "45 s", "under 1 s".
 std::string duration_words(double seconds);
 

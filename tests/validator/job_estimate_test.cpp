@@ -93,6 +93,19 @@ TEST_CASE("job estimate: durations in words") {
   CHECK(duration_words(7322) == "2 h 2 min");
 }
 
+TEST_CASE("job pace: the time left is the estimate's for the rest, scaled by how the finished tasks kept to theirs") {
+  JobPace pace;
+  CHECK(pace.line().empty());  // nothing finished yet
+  pace.expected_done = 10;
+  pace.expected_left = 30;
+  pace.elapsed = 25;
+  CHECK(pace.line() == "25 s so far, 2.5x the estimate: about 1 min 15 s left at this pace");
+  pace.elapsed = 5;
+  CHECK(pace.line() == "5 s so far, 0.5x the estimate: about 15 s left at this pace");
+  pace.expected_left = 0;
+  CHECK(pace.line().empty());  // the last task is done
+}
+
 TEST_CASE("job estimate: a cuda device's rate is its copy bandwidth and peak arithmetic") {
   DeviceInfo d{"cuda", "NVIDIA H200", "sm_90", "gpu"};
   d.copy_bandwidth_gbs = 4000;
