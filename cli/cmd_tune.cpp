@@ -135,7 +135,7 @@ void add_tune_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--timeout", a->job.timeout_s,
                   "seconds a launch may take before it counts as a hang and its worker is killed (default: 100 times the "
-                  "reference's launch, at least 5 s); an evaluation may take 300 s, or twice this");
+                  "reference's launch, at least 5 s); a worker silent for 300 s, or twice this, is killed");
   cmd->callback([a, &action] { action = [a] { return run_tune(*a); }; });
 }
 

@@ -13,7 +13,11 @@ std::uint64_t fresh_seed() {
 
 }  // namespace
 
-const char* TimedLaunches::poison_kind(std::size_t i) { return i % kPoisonKinds == 0 ? "NaN" : "finite numbers"; }
+namespace {
+constexpr int kNanKind = 1;  // the kind poisoned with NaN; the others get finite garbage
+}  // namespace
+
+const char* TimedLaunches::poison_kind(std::size_t i) { return i % kPoisonKinds == kNanKind ? "NaN" : "finite numbers"; }
 
 TimedLaunches::TimedLaunches(Device& device, const OpSpec& op, const Bindings& shape,
                              const std::map<std::string, double>& scalars, const std::vector<HostTensor>& host, int launches,
@@ -24,7 +28,7 @@ TimedLaunches::TimedLaunches(Device& device, const OpSpec& op, const Bindings& s
   // slot, and an MoE layer's expert weights are gigabytes.
   for (int k = 0; k < kPoisonKinds; ++k) {
     std::vector<HostTensor> values(host.size());
-    const std::uint64_t seed = k == 0 ? 0 : fresh_seed();
+    const std::uint64_t seed = k == kNanKind ? 0 : fresh_seed();
     for (std::size_t i = 0; i < op.args.size(); ++i) {
       if (!op.args[i].pointer || op.args[i].role == ArgRole::In) continue;
       values[i] = host[i];

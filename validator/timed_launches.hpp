@@ -18,8 +18,9 @@
 
 namespace hone {
 
-/// How many kinds of poison the launches of a timing cycle through: NaN, and finite garbage from
-/// two seeds.
+/// How many kinds of poison the launches of a timing cycle through: finite garbage, NaN, finite
+/// garbage from another seed. Finite first: a timing of one sample (a long launch on a CPU clock)
+/// meets the poison only the timing uses; the checked launches before it saw NaN.
 constexpr int kPoisonKinds = 3;
 
 class TimedLaunches {

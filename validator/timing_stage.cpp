@@ -1,5 +1,6 @@
 #include "validator/timing_stage.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -54,9 +55,12 @@ KernelTiming prepare(StageRun& run, LoadedKernel& kernel, const KernelUnderTest&
 }
 
 // Every timed launch's outputs, as its last sample left them, against the reference's on the
-// same inputs: a kernel that does less work when it is timed fails here.
-void check_timed_outputs(StageRun& run, const KernelTiming& t, const std::vector<HostTensor>& host, const RunResult& expected) {
-  const std::size_t n = t.launches->size();
+// same inputs: a kernel that does less work when it is timed fails here. Single launches take
+// their buffer sets in turn, so `samples` of them reached the first `samples` sets.
+void check_timed_outputs(StageRun& run, const KernelTiming& t, const std::vector<HostTensor>& host, const RunResult& expected,
+                         int samples) {
+  const std::size_t n = t.plan.launches_per_sample > 1 ? t.launches->size()
+                                                       : std::min(t.launches->size(), static_cast<std::size_t>(std::max(samples, 1)));
   for (std::size_t j = 0; j < n; ++j) {
     // Every sample starts from the inputs the reference ran on, in-out buffers restored.
     RunResult got;
@@ -102,7 +106,8 @@ void timing_stage(StageRun& run, Verdict& v) {
   run.launching("the candidate's timed launches", run.req.shape);
   v.timing = measure(run.device, *run.candidate, t.dims, t.launches->samples(), t.plan, run.req.timing);
   run.timed_launches = v.timing.runs * t.plan.launches_per_sample;
-  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, t, host, run.run_reference(run.req.shape, host));
+  if (!is_reference(run, run.req.candidate))
+    check_timed_outputs(run, t, host, run.run_reference(run.req.shape, host), v.timing.runs);
   const double bytes = static_cast<double>(run.op.bytes.eval(run.req.shape));
   const double flops = static_cast<double>(run.op.flops.eval(run.req.shape));
   const std::string impossible = impossible_speed(v.timing.median_ms, bytes, flops, run.device.info());
@@ -125,8 +130,8 @@ void timing_against_baseline_stage(StageRun& run, Verdict& v) {
   auto [c, b] = time_interleaved(run.device, cand.timed(), base.timed(), run.req.timing);
   run.timed_launches = c.runs * cand.plan.launches_per_sample;
   const RunResult expected = run.run_reference(run.req.shape, host);
-  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, host, expected);
-  if (!is_reference(run, baseline)) check_timed_outputs(run, base, host, expected);
+  if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, host, expected, c.runs);
+  if (!is_reference(run, baseline)) check_timed_outputs(run, base, host, expected, b.runs);
   v.timing = c;
   note_cpu_timing(run, v);
   v.detail["baseline"] = {{"median_ms", b.median_ms}, {"min_ms", b.min_ms}, {"spread", b.spread}, {"runs", b.runs}};

@@ -26,7 +26,7 @@ TEST_CASE("host tensor: a normal fill has the asked mean and spread, neighbours 
   d.mean = 2.0;
   d.std = 3.0;
   Rng rng(17);
-  const std::size_t n = 200001;  // odd: the last element comes from a pair of its own
+  const std::size_t n = 200001;  // odd, and not a whole number of the draw's chunks
   const HostTensor t = generate_tensor(DType::f64, n, d, rng, 1);
   double sum = 0, sq = 0, cross = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -38,7 +38,7 @@ TEST_CASE("host tensor: a normal fill has the asked mean and spread, neighbours 
   const double mean = sum / n, var = sq / n - mean * mean;
   CHECK(mean == doctest::Approx(2.0).epsilon(0.02));
   CHECK(std::sqrt(var) == doctest::Approx(3.0).epsilon(0.01));
-  CHECK(std::abs(cross / (n / 2) / 9.0) < 0.01);  // the two values drawn together are independent
+  CHECK(std::abs(cross / (n / 2) / 9.0) < 0.01);  // neighbours are independent
   CHECK(std::isfinite(t.at(n - 1)));
   CHECK(t.at(n - 1) != t.at(n - 2));
 }

@@ -50,3 +50,38 @@ TEST_CASE("validator: every broken or cheating kernel is rejected by the stage m
   }
   MESSAGE(rejected << " broken kernels rejected by their stage");
 }
+
+// A timing of one sample (a launch of a second or more on a CPU clock, or --repeats 1) launches
+// one of its buffer sets: only that launch's outputs are compared, and it is one poisoned with
+// finite numbers, the poison that catches a kernel skipping work it finds done (the checked
+// launches before it already saw NaN).
+TEST_CASE("validator: a timing of one sample checks the launch it made, poisoned with finite numbers") {
+  const nlohmann::json cases = read_json_file(kDir / "cases.json");
+  auto named = [&](const std::string& name) {
+    for (const auto& c : cases)
+      if (c["name"] == name) return c;
+    FAIL("no case " << name);
+    return nlohmann::json();
+  };
+  Worker worker({"emu", "sm_90", 30, {}});
+  ValidationOptions options;
+  options.timing.repeats = 1;
+  options.timing.warmup_ms = 0;  // one warm-up launch, as for a long kernel: it reaches one buffer set
+  options.timing.warmup_runs = 1;
+  for (const char* name : {"reads its output but does all the work (control)", "hand-written warp rmsnorm (control)",
+                           "reads its output and skips the work when it holds a number"}) {
+    const std::string label = name;
+    CAPTURE(label);
+    const nlohmann::json c = named(label);
+    const Verdict v = validate_candidate(load_op(templates_root(), c["op"]), case_candidate(c), parse_shape_text(c["shape"]),
+                                         options, &worker);
+    if (c["stage"] == "pass") {
+      CHECK_MESSAGE(v.pass, v.stage << ": " << v.reason);
+      CHECK(v.timing.runs == 1);
+    } else {
+      CHECK_FALSE(v.pass);
+      CHECK_MESSAGE(v.stage == "timing", v.stage << ": " << v.reason);
+      CHECK_MESSAGE(v.reason.find("poisoned with finite numbers") != std::string::npos, v.reason);
+    }
+  }
+}
