@@ -11,10 +11,8 @@ std::uint64_t fresh_seed() {
   return ((static_cast<std::uint64_t>(rd()) << 32) ^ rd()) | 1;  // never 0: that is the NaN poison
 }
 
-}  // namespace
-
-namespace {
 constexpr int kNanKind = 1;  // the kind poisoned with NaN; the others get finite garbage
+
 }  // namespace
 
 const char* TimedLaunches::poison_kind(std::size_t i) { return i % kPoisonKinds == kNanKind ? "NaN" : "finite numbers"; }
