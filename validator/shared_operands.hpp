@@ -9,9 +9,8 @@
 #include <map>
 #include <tuple>
 
-#include "core/op_spec.hpp"
-
 #include "core/host_tensor.hpp"
+#include "core/op_spec.hpp"
 
 namespace hone {
 

@@ -38,10 +38,10 @@
 #include "runtime/fatal_fault.hpp"
 #include "validator/evaluation.hpp"
 #include "validator/in_process_evaluations.hpp"
-#include "validator/worker.hpp"
 #include "validator/isolated_build.hpp"
 #include "validator/piped_child.hpp"
 #include "validator/sandbox.hpp"
+#include "validator/worker.hpp"
 
 namespace {
 

@@ -12,14 +12,20 @@ __device__ float row_inv_rms(const __nv_bfloat16* row, int hidden, float eps) {
   return rsqrtf(ss / hidden + eps);
 }
 
-extern "C" __global__ void rmsnorm_right(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens,
-                                         int hidden, float eps) {
+// Row t of the first `rows`, for thread t: what a right kernel does.
+__device__ void normalise_rows(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int rows, int hidden,
+                               float eps) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= tokens) return;
+  if (t >= rows) return;
   const __nv_bfloat16* row = x + (long long)t * hidden;
   const float inv = row_inv_rms(row, hidden, eps);
   for (int h = 0; h < hidden; ++h)
     out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
+}
+
+extern "C" __global__ void rmsnorm_right(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w, int tokens,
+                                         int hidden, float eps) {
+  normalise_rows(out, x, w, tokens, hidden, eps);
 }
 
 // Forgets the weight: wrong wherever w differs from 1.
@@ -35,12 +41,7 @@ extern "C" __global__ void rmsnorm_no_weight(__nv_bfloat16* out, const __nv_bflo
 // Skips the last row: its outputs keep the poison.
 extern "C" __global__ void rmsnorm_skips_last_row(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
                                                   int tokens, int hidden, float eps) {
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= tokens - 1) return;
-  const __nv_bfloat16* row = x + (long long)t * hidden;
-  const float inv = row_inv_rms(row, hidden, eps);
-  for (int h = 0; h < hidden; ++h)
-    out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
+  normalise_rows(out, x, w, tokens - 1, hidden, eps);
 }
 
 // Right, and slow: thread 0 first waits 250 ms of emu's clock (nanoseconds there). Each launch is
@@ -52,12 +53,7 @@ extern "C" __global__ void rmsnorm_right_slowly(__nv_bfloat16* out, const __nv_b
     while (clock64() - start < 250000000LL) {
     }
   }
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= tokens) return;
-  const __nv_bfloat16* row = x + (long long)t * hidden;
-  const float inv = row_inv_rms(row, hidden, eps);
-  for (int h = 0; h < hidden; ++h)
-    out[(long long)t * hidden + h] = __float2bfloat16(__bfloat162float(row[h]) * inv * __bfloat162float(w[h]));
+  normalise_rows(out, x, w, tokens, hidden, eps);
 }
 
 // Writes through a null pointer: the process running it dies.
