@@ -18,7 +18,7 @@ out=${2:-$build/bench-replay}
 seeds=${SEEDS:-50}
 budgets=${BUDGETS:-25,50,100,200,400}
 jobs=${JOBS:-$(nproc)}
-chosen_on=${CHOSEN_ON:-gemm_RTX_3090,convolution_A100,dedispersion_A100}
+chosen_on=${CHOSEN_ON:-gemm_RTX_3090,convolution_A100,dedispersion_A100,pnpoly_RTX_3060_laptop}
 # Kernel Tuner's strategies but bayes_opt, which costs about a minute per search (hours on eleven
 # spaces): KT_STRATEGIES=...,bayes_opt adds it.
 kt_strategies=${KT_STRATEGIES:-random_sample,genetic_algorithm,simulated_annealing,pso,firefly_algorithm,diff_evo,mls,greedy_mls,greedy_ils,ordered_greedy_mls,basinhopping,minimize,dual_annealing}
