@@ -66,7 +66,7 @@ class ModelGuidedStrategy : public SearchStrategy {
     if (proposals_.exhausted()) return std::nullopt;
     // Random until the first points are in and one of them has a time to learn from.
     if (proposals_.count() < initial_ || !best_) return proposals_.take(*proposals_.random_free());
-    // Refit once the data has grown by a tenth: the rankings change little in between, and
+    // Refit once the data has grown by a tenth: the ranking changes little in between, and
     // fitting is most of the strategy's own time.
     if (observed_.size() >= fitted_at_ + std::max<std::size_t>(1, fitted_at_ / 10)) refit();
     const double u = rng_.uniform();
