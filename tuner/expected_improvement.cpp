@@ -9,14 +9,13 @@ namespace hone {
 std::vector<PointPrediction> combine_fits(const std::vector<std::vector<float>>& fits) {
   if (fits.empty()) throw std::invalid_argument("combine_fits: no fits");
   const std::size_t points = fits.front().size();
+  for (const auto& f : fits)
+    if (f.size() != points) throw std::invalid_argument("combine_fits: the fits predict different points");
   std::vector<PointPrediction> out(points);
   const double n = static_cast<double>(fits.size());
   for (std::size_t i = 0; i < points; ++i) {
     double sum = 0;
-    for (const auto& f : fits) {
-      if (f.size() != points) throw std::invalid_argument("combine_fits: the fits predict different points");
-      sum += f[i];
-    }
+    for (const auto& f : fits) sum += f[i];
     const double mean = sum / n;
     double squares = 0;
     for (const auto& f : fits) squares += (f[i] - mean) * (f[i] - mean);
