@@ -43,7 +43,8 @@ __device__ void step(__nv_bfloat16* o, float* state, const __nv_bfloat16* qkv, c
     if (F != kNoStateUpdate) S[i] = s;
     out += s * __bfloat162float(qh[i]) * rq * scale;
   }
-  // A padded row that runs on slot 0 still writes o = 0: only the state it touches gives it away.
+  // A padded row that runs on slot 0 still writes o = 0: the state it touches gives it away, or, when a real row
+  // of the same call also holds slot 0, that row's 'o' read from the raced state.
   o[bh * V + j] = __float2bfloat16(F == kPaddedTouchesState && state_idx[row] < 0 ? 0.f : out);
 }
 
