@@ -36,7 +36,7 @@ int run_compile(const CompileOptions& o) {
   if (std::find(archs.begin(), archs.end(), "sm_" + std::to_string(arch_number(o.arch))) == archs.end())
     throw InputError("--arch: " + nvrtc_identity() + " cannot target " + o.arch);
 
-  const auto space = template_space(op, shape);
+  const auto space = template_space(op, shape, o.arch);
   if (space.empty()) throw InputError(o.op + " has no valid configuration at " + o.shape);
   std::vector<Candidate> candidates;
   for (const auto& p : space) candidates.push_back(render_template(op, *p.variant, p.config, shape));

@@ -470,7 +470,8 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
   for (size_t i = 0; i < variants.size(); ++i) {
     const json& vj = variants[i];
     const std::string where = "variants[" + std::to_string(i) + "]";
-    r.known_keys(vj, where, {"name", "source", "function", "params", "order", "template_args", "constraints", "launch", "when"});
+    r.known_keys(vj, where,
+                 {"name", "source", "function", "params", "order", "template_args", "constraints", "launch", "when", "cluster"});
     Variant v;
     v.name = r.string_field(vj, "name", where);
     if (!is_identifier(v.name)) r.fail(where + ".name '" + v.name + "' is not an identifier");
@@ -514,6 +515,12 @@ OpSpec load_op_spec(const std::filesystem::path& dir) {
     std::set<std::string> launch_scope = in_scope;
     launch_scope.insert(op.dynamic.begin(), op.dynamic.end());
     v.launch = r.launch(require_field(vj, "launch", r.file, where), where + ".launch", launch_scope);
+    if (vj.contains("cluster")) {
+      const json& cj = vj["cluster"];
+      if (!cj.is_array() || cj.empty() || cj.size() > 3) r.fail(where + ".cluster must be a list of 1 to 3 expressions");
+      for (size_t k = 0; k < cj.size(); ++k)
+        v.cluster.push_back(r.expr(cj[k], where + ".cluster[" + std::to_string(k) + "]", in_scope));
+    }
     if (vj.contains("when")) {
       std::set<std::string> when_scope = symbol_set;
       for (const auto& [name, values] : v.space.params) when_scope.insert(name);

@@ -114,6 +114,10 @@ struct Variant {
   // tensor cores at "M >= 8", a tile of MT rows of x at "MT <= M". Empty: always. Unlike a
   // constraint it never decides correctness: every configuration is right at every shape.
   Expr when;
+  // The blocks of a thread-block cluster (sm_90), over parameters and static symbols: the entry is
+  // declared with __cluster_dims__ of these, so it launches as any kernel does (engines need
+  // nothing new) and its blocks may meet at cluster.sync(). Empty: no cluster.
+  std::vector<Expr> cluster;
 };
 
 struct OpSpec {

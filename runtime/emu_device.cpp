@@ -12,6 +12,7 @@
 #include "runtime/emu/rt/stack_pool.hpp"
 #include "runtime/emu_module.hpp"
 #include "runtime/fatal_fault.hpp"
+#include "runtime/ptx_cluster.hpp"
 
 namespace hone {
 
@@ -40,7 +41,8 @@ class EmuDevice : public Device {
 
   std::unique_ptr<LoadedKernel> load(const KernelImage& image) override {
     if (image.emu_object.empty()) throw std::runtime_error("kernel '" + image.entry + "' was not built for the emu device");
-    return std::make_unique<EmuKernel>(EmuModule::load(image.emu_object, image.emu_invoke));
+    return std::make_unique<EmuKernel>(
+        EmuModule::load(image.emu_object, image.emu_invoke, ptx_cluster_dims(image.ptx, image.entry)));
   }
 
   void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) override {

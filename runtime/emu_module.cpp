@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <array>
 #include <limits>
 
 #include "runtime/emu/compile/elf_initialisers.hpp"
@@ -57,12 +58,14 @@ struct EmuModule::Impl {
   void* handle = nullptr;
   void (*invoke)(void**) = nullptr;
   emu::StaticSharedLayout static_shared;
+  std::array<unsigned, 3> cluster{1, 1, 1};  // the entry's __cluster_dims__
   ~Impl() {
     if (handle) dlclose(handle);
   }
 };
 
-EmuModule EmuModule::load(const std::filesystem::path& shared_object, const std::string& invoke_symbol) {
+EmuModule EmuModule::load(const std::filesystem::path& shared_object, const std::string& invoke_symbol,
+                          const std::array<unsigned, 3>& cluster) {
   // dlopen runs the object's initialisers: look before loading (the build refused such objects
   // already; this catches one that did not come from compile_for_emu).
   if (const std::string problem = emu::host_initialiser_problem(shared_object); !problem.empty())
@@ -79,6 +82,7 @@ EmuModule EmuModule::load(const std::filesystem::path& shared_object, const std:
     throw std::runtime_error("emu kernel " + shared_object.string() + " has no symbol " + invoke_symbol);
   impl->invoke = reinterpret_cast<void (*)(void**)>(symbol);
   impl->static_shared = static_shared_layout(impl->handle);
+  impl->cluster = cluster;
   EmuModule module;
   module.impl_ = std::move(impl);
   return module;
@@ -102,6 +106,7 @@ void EmuModule::launch(const LaunchDims& dims, void** args, std::uint64_t schedu
   }
   if (dims.smem < 0) throw EmuKernelError("invalid launch: negative dynamic shared memory " + std::to_string(dims.smem));
   shape.dynamic_smem = static_cast<std::size_t>(dims.smem);
+  for (int i = 0; i < 3; ++i) shape.cluster[i] = impl_->cluster[i];
   emu::LaunchExtras extras;
   extras.static_shared = impl_->static_shared;
   extras.schedule_seed = schedule_seed;

@@ -1,6 +1,7 @@
 #pragma once
 // A kernel built for the emu device, loaded and ready to launch on the CPU: every CUDA thread is
 // a fiber, __syncthreads a block barrier, warp intrinsics a warp barrier.
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -21,7 +22,10 @@ class EmuModule {
  public:
   /// dlopens the shared object and finds the invoke symbol; throws std::runtime_error on failure,
   /// and without loading it when the object would run host code of its own at load time.
-  static EmuModule load(const std::filesystem::path& shared_object, const std::string& invoke_symbol);
+  /// `cluster`: the entry's __cluster_dims__, as the CUDA compiler read them (ptx_cluster_dims):
+  /// its blocks then run as thread-block clusters.
+  static EmuModule load(const std::filesystem::path& shared_object, const std::string& invoke_symbol,
+                        const std::array<unsigned, 3>& cluster = {1, 1, 1});
 
   /// Runs the whole grid; args[i] points to the value of parameter i, as for cuLaunchKernel.
   /// Returns when every block has finished; throws EmuKernelError on a detected fault.

@@ -123,7 +123,11 @@ NvrtcResult nvrtc_compile(const NvrtcRequest& req) {
   std::vector<std::string> verbose = nvrtc_options(req.arch);
   const bool has_ptxas = req.arch.rfind("sm_", 0) == 0;
   verbose.insert(verbose.begin() + 2, "-I" + cuda_include_dir());
-  verbose.insert(verbose.begin() + 3, req.options.begin(), req.options.end());
+  // CUDA 13 keeps libcu++ (cuda/std/..., which <cooperative_groups.h> includes) in include/cccl.
+  const std::filesystem::path cccl = std::filesystem::path(cuda_include_dir()) / "cccl";
+  const bool has_cccl = std::filesystem::exists(cccl / "cuda" / "std");
+  if (has_cccl) verbose.insert(verbose.begin() + 3, "-I" + cccl.string());
+  verbose.insert(verbose.begin() + (has_cccl ? 4 : 3), req.options.begin(), req.options.end());
   std::vector<std::string> options = verbose;
   if (has_ptxas) options.pop_back();
 

@@ -33,7 +33,8 @@ std::unique_ptr<Proposer> make_proposer(const std::string& name, const ProposerS
   SearchLimits limits = SearchLimits::of(s.options->budget);
   limits.seconds = s.options->task_seconds;
   limits.plateau = s.options->plateau;
-  return std::make_unique<TemplateSearch>(*s.op, s.task->shape, s.options->strategy, limits, s.options->seed);
+  return std::make_unique<TemplateSearch>(*s.op, s.task->shape, s.task->arch.empty() ? "sm_90" : s.task->arch, s.options->strategy,
+                                          limits, s.options->seed);
 }
 
 }  // namespace hone

@@ -14,8 +14,9 @@ struct TemplatePoint {
 };
 
 /// Every configuration of every variant that applies at `shape` (its "when") and satisfies its
-/// constraints there, and whose launch rule gives a legal launch there, in a fixed order.
-std::vector<TemplatePoint> template_space(const OpSpec& op, const Bindings& shape);
+/// constraints there, and whose launch rule gives a legal launch there, in a fixed order. Variants
+/// over thread-block clusters only where the architecture has them (`arch`: "sm_90", 90 up).
+std::vector<TemplatePoint> template_space(const OpSpec& op, const Bindings& shape, const std::string& arch = "sm_90");
 
 /// The variant's source followed by an extern "C" __global__ wrapper with the op's signature
 /// that instantiates the template for this configuration; parameters bound in the launch rule.

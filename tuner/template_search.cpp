@@ -4,9 +4,9 @@
 
 namespace hone {
 
-TemplateSearch::TemplateSearch(const OpSpec& op, const Bindings& shape, const std::string& strategy,
+TemplateSearch::TemplateSearch(const OpSpec& op, const Bindings& shape, const std::string& arch, const std::string& strategy,
                                const SearchLimits& limits, std::uint64_t seed)
-    : op_(op), shape_(shape), space_(template_space(op, shape)), budget_(std::min(limits.evaluations, space_.size())) {
+    : op_(op), shape_(shape), space_(template_space(op, shape, arch)), budget_(std::min(limits.evaluations, space_.size())) {
   strategy_ = make_strategy(strategy, template_strategy_space(space_), limits, seed);
 }
 

@@ -14,9 +14,9 @@ namespace hone {
 
 class TemplateSearch : public Proposer {
  public:
-  /// Throws InputError for an unknown strategy name.
-  TemplateSearch(const OpSpec& op, const Bindings& shape, const std::string& strategy, const SearchLimits& limits,
-                 std::uint64_t seed);
+  /// Throws InputError for an unknown strategy name. `arch` ("sm_90") decides which variants exist.
+  TemplateSearch(const OpSpec& op, const Bindings& shape, const std::string& arch, const std::string& strategy,
+                 const SearchLimits& limits, std::uint64_t seed);
 
   std::string name() const override { return "template"; }
   std::size_t budget() const override { return budget_; }

@@ -200,10 +200,11 @@ SandboxLimits default_sandbox_limits(unsigned threads, double timeout_s, std::ui
   if (const char* v = std::getenv("HONE_WORKER_MEMORY_MB"); v && *v) {
     limits.memory_bytes = std::strtoull(v, nullptr, 10) * MiB;
   } else {
-    // Each block thread may map 1024 fiber stacks and a malloc arena; the rest gets 2 GiB on top
-    // of what the process maps already, and the kernels' buffers their copies (a pool of 64
-    // DeltaNet states is 134 MB, an MoE layer's expert weights 2 GB).
-    const std::uint64_t per_thread = 1024 * (emu_fiber_stack_bytes() + 64 * 1024) + 128 * MiB;
+    // Each block thread may map the fiber stacks of a whole cluster (2048 threads, emu's limit,
+    // kMaxClusterThreads) and a malloc arena; the rest gets 2 GiB on top of what the process maps
+    // already, and the kernels' buffers their copies (a pool of 64 DeltaNet states is 134 MB, an
+    // MoE layer's expert weights 2 GB).
+    const std::uint64_t per_thread = 2048 * (emu_fiber_stack_bytes() + 64 * 1024) + 128 * MiB;
     limits.memory_bytes = current_address_space() + threads * per_thread + 2048 * MiB + 8 * buffer_bytes;
   }
   if (timeout_s > 0) limits.cpu_seconds = static_cast<std::uint64_t>(std::ceil(timeout_s * threads)) + 10;

@@ -26,16 +26,11 @@ __device__ __forceinline__ void tile_rows_by_lanes(const Tile& tile, __nv_bfloat
     }
 }
 
-// The whole block of BLOCK threads splits the packs; warps reduce with shuffles, then through
-// `partial` (the caller's shared memory, one slot per warp and output) across warps. UNROLL as
-// above.
-template <int BLOCK, int ROWS, int MT, int PACKS, int UNROLL = 4, class Tile>
-__device__ __forceinline__ void tile_rows_by_block(const Tile& tile, __nv_bfloat16* out, float (&partial)[BLOCK / 32][MT * ROWS],
-                                                   int m0, int n0, int M, int N) {
-  float acc[MT][ROWS] = {};
-#pragma unroll UNROLL
-  for (int p = threadIdx.x; p < PACKS; p += BLOCK) tile.accumulate(acc, p);
-
+// The sums of acc over the block's BLOCK threads, one per output of the tile: warps reduce with
+// shuffles, then through `partial` (the caller's shared memory, one slot per warp and output);
+// thread t < MT * ROWS gets output t (row t / ROWS of x, t % ROWS of w), the others 0.
+template <int BLOCK, int ROWS, int MT>
+__device__ __forceinline__ float block_sum_rows(float (&acc)[MT][ROWS], float (&partial)[BLOCK / 32][MT * ROWS]) {
 #pragma unroll
   for (int i = 0; i < MT; ++i)
 #pragma unroll
@@ -45,11 +40,21 @@ __device__ __forceinline__ void tile_rows_by_block(const Tile& tile, __nv_bfloat
       if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32][i * ROWS + r] = acc[i][r];
     }
   __syncthreads();
-  if (threadIdx.x < MT * ROWS) {
-    const int i = threadIdx.x / ROWS, r = threadIdx.x % ROWS;
-    float sum = 0.f;
+  float sum = 0.f;
+  if (threadIdx.x < MT * ROWS)
 #pragma unroll
     for (int wi = 0; wi < BLOCK / 32; ++wi) sum += partial[wi][threadIdx.x];
-    if (m0 + i < M && n0 + r < N) out[static_cast<long long>(m0 + i) * N + n0 + r] = __float2bfloat16(sum);
-  }
+  return sum;
+}
+
+// The whole block of BLOCK threads splits the packs and meets in block_sum_rows. UNROLL as above.
+template <int BLOCK, int ROWS, int MT, int PACKS, int UNROLL = 4, class Tile>
+__device__ __forceinline__ void tile_rows_by_block(const Tile& tile, __nv_bfloat16* out, float (&partial)[BLOCK / 32][MT * ROWS],
+                                                   int m0, int n0, int M, int N) {
+  float acc[MT][ROWS] = {};
+#pragma unroll UNROLL
+  for (int p = threadIdx.x; p < PACKS; p += BLOCK) tile.accumulate(acc, p);
+  const float sum = block_sum_rows<BLOCK, ROWS, MT>(acc, partial);
+  const int i = threadIdx.x / ROWS, r = threadIdx.x % ROWS;
+  if (threadIdx.x < MT * ROWS && m0 + i < M && n0 + r < N) out[static_cast<long long>(m0 + i) * N + n0 + r] = __float2bfloat16(sum);
 }

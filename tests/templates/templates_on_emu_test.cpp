@@ -15,6 +15,7 @@
 
 #include "core/paths.hpp"
 #include "runtime/emu_compiler.hpp"
+#include "runtime/nvrtc_compiler.hpp"
 #include "tuner/template_proposer.hpp"
 #include "validator/worker.hpp"
 
@@ -70,25 +71,34 @@ std::vector<TemplatePoint> sample(const std::vector<TemplatePoint>& space, std::
   return out;
 }
 
+struct Built {
+  EmuBuild emu;
+  std::string ptx;  // for a kernel over clusters, whose dims emu reads from the PTX as a job's build does
+};
+
 // Builds every candidate for the emu device, on all cores.
-std::vector<EmuBuild> build_all(const std::vector<Candidate>& candidates, const OpSpec& op) {
-  std::vector<EmuBuild> builds(candidates.size());
+std::vector<Built> build_all(const std::vector<Candidate>& candidates, const OpSpec& op) {
+  std::vector<Built> builds(candidates.size());
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t)
     threads.emplace_back([&] {
-      for (std::size_t i; (i = next++) < candidates.size();)
-        builds[i] = compile_for_emu({candidates[i].source, candidates[i].entry, kernel_param_types(op), 900});
+      for (std::size_t i; (i = next++) < candidates.size();) {
+        builds[i].emu = compile_for_emu({candidates[i].source, candidates[i].entry, kernel_param_types(op), 900});
+        if (candidates[i].source.find("__cluster_dims__") != std::string::npos)
+          builds[i].ptx = nvrtc_compile({candidates[i].source, candidates[i].entry + ".cu", "sm_90", {}}).ptx;
+      }
     });
   for (auto& t : threads) t.join();
   return builds;
 }
 
-KernelUnderTest under_test(const Candidate& c, const EmuBuild& b) {
+KernelUnderTest under_test(const Candidate& c, const Built& b) {
   KernelUnderTest k;
   k.image.entry = c.entry;
-  k.image.emu_object = b.shared_object;
-  k.image.emu_invoke = b.invoke_symbol;
+  k.image.emu_object = b.emu.shared_object;
+  k.image.emu_invoke = b.emu.invoke_symbol;
+  k.image.ptx = b.ptx;
   k.launch = c.launch;
   return k;
 }
@@ -120,8 +130,8 @@ TEST_CASE("templates: every family's reference and variants agree on the emu dev
 
       std::vector<Candidate> candidates{reference_candidate(op)};
       for (const auto& p : points) candidates.push_back(render_template(op, *p.variant, p.config, shape));
-      const std::vector<EmuBuild> builds = build_all(candidates, op);
-      for (std::size_t i = 0; i < builds.size(); ++i) REQUIRE_MESSAGE(builds[i].ok, candidates[i].label() << ":\n" << builds[i].log);
+      const std::vector<Built> builds = build_all(candidates, op);
+      for (std::size_t i = 0; i < builds.size(); ++i) REQUIRE_MESSAGE(builds[i].emu.ok, candidates[i].label() << ":\n" << builds[i].emu.log);
 
       const KernelUnderTest reference = under_test(candidates[0], builds[0]);
       for (std::size_t i = 0; i < candidates.size(); ++i) {

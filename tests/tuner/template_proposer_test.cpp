@@ -43,3 +43,26 @@ TEST_CASE("template space: a 'when' over a parameter keeps some configurations o
   CHECK(mts(1) == std::set<std::int64_t>{1});
   CHECK(mts(2) == std::set<std::int64_t>{1, 4, 8});
 }
+
+TEST_CASE("template space: a variant over thread-block clusters exists from sm_90 on, whole clusters only, its entry declaring them") {
+  const OpSpec op = load_op(templates_root(), "gemv");
+  const Bindings router = {{"M", 1}, {"N", 512}, {"K", 2048}};
+  const auto split_k = [&](const std::string& arch) {
+    std::vector<TemplatePoint> out;
+    for (const TemplatePoint& p : template_space(op, router, arch))
+      if (p.variant->name == "gemv_split_k") out.push_back(p);
+    return out;
+  };
+  CHECK(split_k("sm_80").empty());
+  const auto points = split_k("sm_90");
+  REQUIRE_FALSE(points.empty());
+  for (const TemplatePoint& p : points) {
+    const Candidate c = render_template(op, *p.variant, p.config, router);
+    const LaunchDims d = c.launch.eval(router);
+    CHECK(d.grid[0] % p.config.at("KS") == 0);
+    CHECK(c.source.find("__cluster_dims__(" + std::to_string(p.config.at("KS")) + ") " + c.entry + "(") != std::string::npos);
+  }
+  // Where the rows alone fill the GPU, no split: lm_head's 151936 rows.
+  CHECK(template_space(op, {{"M", 1}, {"N", 151936}, {"K", 4096}}).size() ==
+        template_space(op, {{"M", 1}, {"N", 151936}, {"K", 4096}}, "sm_80").size());
+}

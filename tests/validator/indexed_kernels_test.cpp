@@ -89,3 +89,7 @@ TEST_CASE("validator: hand-written moe_down kernels get their verdicts (the weig
 TEST_CASE("validator: hand-written gemv kernels on tensor cores get their verdicts (w's layout, rows past M)") {
   run_cases("gemv_wmma_cases.json");
 }
+
+TEST_CASE("validator: hand-written split-K gemv kernels over a thread-block cluster get their verdicts (the two cluster.sync())") {
+  run_cases("gemv_cluster_cases.json");
+}

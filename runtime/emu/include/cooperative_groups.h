@@ -1,7 +1,7 @@
 #pragma once
 // The emu device's <cooperative_groups.h>: the groups kernels of this field use, built on the
 // block barrier and the warp intrinsics: this_thread_block(), tiled_partition<N>() (N a power of
-// two up to 32) and its run-time form, coalesced_threads(). Grid groups are not offered: a
+// two up to 32) and its run-time form, coalesced_threads(), and this_cluster(). Grid groups are not offered: a
 // grid-wide barrier needs a cooperative launch, and the emu device runs blocks a few at a time.
 #include "hone_emu/prelude.h"
 
@@ -145,6 +145,36 @@ inline coalesced_group coalesced_threads() { return coalesced_group(); }
 
 template <class Group>
 inline void sync(const Group& g) { g.sync(); }
+
+/// The thread-block cluster of the caller's block (sm_90, the kernel's __cluster_dims__): a launch
+/// without clusters is a cluster of one block, as on the device. Its blocks take turns on emu (see
+/// the runtime's cluster_runner.hpp); map_shared_rank reaches a peer's shared memory.
+class cluster_group {
+ public:
+  void sync() const { hone_emu_cluster_sync(); }
+  dim3 dim_blocks() const { return ::hone_emu_self->cluster_dim; }
+  unsigned int num_blocks() const { return dim_blocks().x * dim_blocks().y * dim_blocks().z; }
+  dim3 block_index() const {
+    const dim3 d = dim_blocks();
+    return dim3(blockIdx.x % d.x, blockIdx.y % d.y, blockIdx.z % d.z);
+  }
+  unsigned int block_rank() const {
+    const dim3 d = dim_blocks(), i = block_index();
+    return i.x + d.x * (i.y + d.y * i.z);
+  }
+  unsigned int thread_rank() const { return block_rank() * details::block_threads() + details::linear_rank(); }
+  unsigned int num_threads() const { return num_blocks() * details::block_threads(); }
+  unsigned int size() const { return num_threads(); }
+  dim3 dim_threads() const { return blockDim; }
+  template <class T> T* map_shared_rank(T* address, unsigned int rank) const {
+    return static_cast<T*>(hone_emu_map_shared_rank(address, rank));
+  }
+  template <class T> T& map_shared_rank(T& value, unsigned int rank) const {
+    return *static_cast<T*>(hone_emu_map_shared_rank(&value, rank));
+  }
+};
+
+inline cluster_group this_cluster() { return cluster_group(); }
 
 class grid_group {};
 template <class Unused = void>

@@ -99,6 +99,7 @@ void BlockScheduler::prepare(const BlockTask& task) {
   task_ = task;
   threads_ = task.block_dim.x * task.block_dim.y * task.block_dim.z;
   unsigned char* const smem = smem_.prepare(task.dynamic_smem);
+  dynamic_smem_ = smem;
   poison_static_shared();
   order_state_ = task.schedule_seed;
 
@@ -114,6 +115,7 @@ void BlockScheduler::prepare(const BlockTask& task) {
     lane.abi.linear = linear;
     lane.abi.lane = linear % 32;
     lane.abi.dynamic_smem = smem;
+    lane.abi.cluster_dim = task.cluster_dim;
     lane.wait = Wait::ready;
     lane.started = false;
     lane.held = nullptr;
@@ -136,6 +138,7 @@ void BlockScheduler::prepare(const BlockTask& task) {
   draw_warp_order();
   for (unsigned linear = 0; linear < threads_; ++linear) push_ready(linear);
   at_block_barrier_ = 0;
+  at_cluster_barrier_ = 0;
   block_count_ = 0;
   exited_ = 0;
   first_exited_ = -1;
@@ -220,12 +223,40 @@ BlockScheduler::Gathered* BlockScheduler::free_gathered(unsigned warp) {
 }
 
 std::string BlockScheduler::run(const BlockTask& task) {
+  begin(task);
+  proceed();
+  return end();
+}
+
+void BlockScheduler::begin(const BlockTask& task) {
   ensure_alternate_signal_stack();
   prepare(task);
+}
+
+BlockScheduler::Outcome BlockScheduler::proceed() {
   running_ = this;
   current_ = nullptr;
   from_ = nullptr;
+  smem_.activate();
   while (queued_ > 0 && !faulted_) switch_to(&lanes_[pop_ready()]);
+  hone_emu_self = nullptr;
+  running_ = nullptr;
+  return !faulted_ && threads_ > 0 && at_cluster_barrier_ == threads_ ? Outcome::at_cluster_barrier : Outcome::finished;
+}
+
+void BlockScheduler::release_cluster_barrier() {
+  at_cluster_barrier_ = 0;
+  std::fill(std::begin(block_waiters_), std::end(block_waiters_), 0u);
+  std::fill(std::begin(stopped_shuffles_), std::end(stopped_shuffles_), kNever);
+  draw_warp_order();
+  for (unsigned linear = 0; linear < threads_; ++linear) {
+    lanes_[linear].wait = Wait::ready;
+    push_ready(linear);
+  }
+}
+
+std::string BlockScheduler::end() {
+  running_ = this;
   if (!faulted_ && exited_ != threads_) diagnose_deadlock();
   destroy_fibers();
   switches_total.fetch_add(switches_, std::memory_order_relaxed);
@@ -258,17 +289,42 @@ boost::context::fiber BlockScheduler::thread_main(Lane& lane) {
   return std::move(next ? next->fiber : main_);
 }
 
+// A thread arriving at a block-wide barrier while some thread has exited, or while lanes of its
+// warp wait at a shuffle it has not come to: neither can complete.
+void BlockScheduler::check_barrier_arrival(const char* barrier) {
+  const Lane& me = *current_;
+  if (exited_ > 0)
+    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " + barrier +
+          " but " + thread_name(static_cast<unsigned>(first_exited_)) + " has exited");
+  if (const ShuffleRing& ring = rings_[me.abi.linear / 32]; me.shuffles < ring.top) {
+    const ShuffleSlot& slot = ring.slots[me.shuffles % kShuffleRing];
+    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " + barrier +
+          " while " + thread_name(slot.first) + " waits at " + intrinsic_text(slot.op, slot.mask));
+  }
+}
+
+// cluster.sync(): a block barrier that the whole cluster must reach. With no cluster (a launch is
+// a cluster of one block) it completes as __syncthreads does; in a cluster the block stops there,
+// and ClusterRunner releases it when every block of the cluster has stopped.
+void BlockScheduler::sync_cluster() {
+  Lane& me = *current_;
+  release(me);
+  if (exited_ > 0 || me.shuffles < rings_[me.abi.linear / 32].top) check_barrier_arrival("cluster.sync()");
+  me.wait = Wait::cluster_barrier;
+  block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
+  stopped_shuffles_[me.abi.linear / 32] = std::min(stopped_shuffles_[me.abi.linear / 32], me.shuffles);
+  if (++at_cluster_barrier_ == threads_) {
+    if (task_.cluster_dim.x * task_.cluster_dim.y * task_.cluster_dim.z == 1) release_cluster_barrier();
+  } else {
+    release_active_queries(me.abi.linear / 32 * 32);
+  }
+  suspend();
+}
+
 int BlockScheduler::sync_block(int predicate) {
   Lane& me = *current_;
   release(me);
-  if (exited_ > 0)
-    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) +
-          " waits at __syncthreads but " + thread_name(static_cast<unsigned>(first_exited_)) + " has exited");
-  if (const ShuffleRing& ring = rings_[me.abi.linear / 32]; me.shuffles < ring.top) {
-    const ShuffleSlot& slot = ring.slots[me.shuffles % kShuffleRing];
-    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at __syncthreads while " +
-          thread_name(slot.first) + " waits at " + intrinsic_text(slot.op, slot.mask));
-  }
+  if (exited_ > 0 || me.shuffles < rings_[me.abi.linear / 32].top) check_barrier_arrival("__syncthreads");
   me.wait = Wait::block_barrier;
   block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
   stopped_shuffles_[me.abi.linear / 32] = std::min(stopped_shuffles_[me.abi.linear / 32], me.shuffles);
@@ -412,8 +468,9 @@ void BlockScheduler::check_shuffle_members(std::uint64_t k) {
   });
   for_each_lane(block_waiters_[base / 32], [&](unsigned l) {
     if (lanes_[base + l].shuffles <= k)
-      fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at __syncthreads while " +
-            thread_name(me.abi.linear) + " waits at " + intrinsic_text(me.op, me.mask));
+      fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at " +
+            wait_description(lanes_[base + l]) + " while " + thread_name(me.abi.linear) + " waits at " +
+            intrinsic_text(me.op, me.mask));
   });
 }
 
@@ -532,11 +589,11 @@ void BlockScheduler::on_exit(Lane& lane) {
   stopped_shuffles_[lane.abi.linear / 32] = std::min(stopped_shuffles_[lane.abi.linear / 32], lane.shuffles);
   ++exited_;
   if (first_exited_ < 0) first_exited_ = static_cast<int>(lane.abi.linear);
-  if (at_block_barrier_ > 0) {
+  if (at_block_barrier_ > 0 || at_cluster_barrier_ > 0) {
     for (unsigned linear = 0; linear < threads_; ++linear)
-      if (lanes_[linear].wait == Wait::block_barrier) {
+      if (lanes_[linear].wait == Wait::block_barrier || lanes_[linear].wait == Wait::cluster_barrier) {
         record_fault("barrier divergence in " + block_name() + ": " + thread_name(lane.abi.linear) + " exited while " +
-                     thread_name(linear) + " waits at __syncthreads");
+                     thread_name(linear) + " waits at " + wait_description(lanes_[linear]));
         return;
       }
   }
@@ -569,12 +626,20 @@ void BlockScheduler::record_fault(const std::string& reason) {
 void BlockScheduler::diagnose_deadlock() {
   const Lane* at_block = nullptr;
   const Lane* at_warp = nullptr;
+  const Lane* at_cluster = nullptr;
   for (unsigned linear = 0; linear < threads_; ++linear) {
     const Lane& lane = lanes_[linear];
     if (!at_block && lane.wait == Wait::block_barrier) at_block = &lane;
     if (!at_warp && lane.wait == Wait::warp_barrier) at_warp = &lane;
+    if (!at_cluster && lane.wait == Wait::cluster_barrier) at_cluster = &lane;
   }
   const std::string prefix = "barrier divergence in " + block_name() + ": ";
+  if (at_cluster && (at_block || at_warp)) {
+    const Lane& other = at_block ? *at_block : *at_warp;
+    record_fault(prefix + thread_name(at_cluster->abi.linear) + " waits at cluster.sync() while " +
+                 thread_name(other.abi.linear) + " waits at " + wait_description(other));
+    return;
+  }
   if (at_block && at_warp) {
     record_fault(prefix + thread_name(at_block->abi.linear) + " waits at __syncthreads while " +
                  thread_name(at_warp->abi.linear) + " waits at " + wait_description(*at_warp));
@@ -627,6 +692,7 @@ std::string BlockScheduler::wait_description(const Lane& lane) const {
   switch (lane.wait) {
     case Wait::warp_barrier: return intrinsic_text(lane.op, lane.mask);
     case Wait::block_barrier: return "__syncthreads";
+    case Wait::cluster_barrier: return "cluster.sync()";
     case Wait::active_query: return "__activemask";
     case Wait::exited: return "nothing (it has exited)";
     default: return "nothing (it is running)";

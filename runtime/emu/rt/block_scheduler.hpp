@@ -34,6 +34,7 @@ struct BlockTask {
   std::size_t dynamic_smem = 0;
   StaticSharedLayout static_shared;
   std::uint64_t schedule_seed = 0;  // 0: ready threads resume in FIFO order; else shuffled from this
+  dim3 cluster_dim;                 // blocks per cluster (1,1,1: no cluster; cluster.sync() is a block barrier)
 };
 
 class BlockScheduler {
@@ -52,8 +53,23 @@ class BlockScheduler {
   /// fiber survives the call, whatever happened.
   std::string run(const BlockTask& task);
 
+  // A block of a cluster runs in turns with the other blocks of its cluster, on one OS thread
+  // (ClusterRunner): begin(), then proceed() until it has finished, each time it stops with every
+  // thread at cluster.sync() the runner releases it once all the cluster's blocks are there; end()
+  // tears it down (diagnosing a deadlock when it did not finish) and gives the fault or "".
+  enum class Outcome : std::uint8_t { finished, at_cluster_barrier };
+  void begin(const BlockTask& task);
+  Outcome proceed();
+  void release_cluster_barrier();
+  std::string end();
+  bool faulted() const { return faulted_; }
+  /// This block's dynamic shared memory (extern __shared__) and its size.
+  unsigned char* dynamic_shared() const { return dynamic_smem_; }
+  std::size_t dynamic_shared_bytes() const { return task_.dynamic_smem; }
+
   // Called by the running kernel thread (through the extern "C" built-ins).
   int sync_block(int predicate);
+  void sync_cluster();
   const unsigned long long* warp_gather(unsigned mask, const char* op, unsigned long long value, unsigned* group);
   unsigned long long warp_shuffle(unsigned mask, const char* op, unsigned long long value, int src);
   unsigned active_mask();
@@ -66,7 +82,7 @@ class BlockScheduler {
   std::string current_thread_name() const;
 
  private:
-  enum class Wait : std::uint8_t { ready, block_barrier, warp_barrier, active_query, exited, faulted };
+  enum class Wait : std::uint8_t { ready, block_barrier, cluster_barrier, warp_barrier, active_query, exited, faulted };
   // What a completed warp barrier hands its members: their values, kept until each member has
   // read them, that is until it calls into the runtime again (or exits). A lane holds at most
   // one, so 33 per warp always leave one free.
@@ -137,6 +153,7 @@ class BlockScheduler {
   void release_active_queries(unsigned warp_base);
   void record_fault(const std::string& reason);
   void diagnose_deadlock();
+  [[gnu::cold, gnu::noinline]] void check_barrier_arrival(const char* barrier);
   void destroy_fibers();
   void prepare(const BlockTask& task);
   void push_ready(unsigned linear);
@@ -186,6 +203,8 @@ class BlockScheduler {
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   std::uint64_t stopped_shuffles_[32];
   unsigned at_block_barrier_ = 0;
+  unsigned at_cluster_barrier_ = 0;
+  unsigned char* dynamic_smem_ = nullptr;
   int block_count_ = 0;
   unsigned exited_ = 0;
   int first_exited_ = -1;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "block_scheduler.hpp"
+#include "cluster_runner.hpp"
 #include "hone_emu/abi.h"
 
 using hone::emu::BlockScheduler;
@@ -21,6 +22,12 @@ const unsigned long long* hone_emu_warp_gather(unsigned int mask, const char* op
 
 unsigned long long hone_emu_warp_shuffle(unsigned int mask, const char* op, unsigned long long value, int src) {
   return BlockScheduler::running()->warp_shuffle(mask, op, value, src);
+}
+
+void hone_emu_cluster_sync(void) { BlockScheduler::running()->sync_cluster(); }
+
+void* hone_emu_map_shared_rank(const void* address, unsigned int rank) {
+  return hone::emu::map_shared_rank(address, rank);
 }
 
 unsigned int hone_emu_activemask(void) { return BlockScheduler::running()->active_mask(); }

@@ -11,6 +11,7 @@ struct GridShape {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   std::size_t dynamic_smem = 0;
+  unsigned cluster[3] = {1, 1, 1};  // blocks per cluster (the kernel's __cluster_dims__)
 };
 
 /// A kernel module's static __shared__ variables. The prelude makes __shared__ thread_local, so
@@ -35,10 +36,12 @@ struct LaunchExtras {
 };
 
 /// The reason a shape cannot be launched (zero dimension, more than 1024 threads in a block,
-/// CUDA's per-dimension limits), or "" when it can.
+/// CUDA's per-dimension limits, a grid that is not whole clusters, a cluster larger than CUDA's
+/// portable limit or than emu runs), or "" when it can.
 std::string check_grid_shape(const GridShape& shape);
 
-/// Runs every block of the grid, blocks in parallel on the worker pool; `kernel(args)` is the
+/// Runs every block of the grid, blocks (or clusters, see cluster_runner.hpp) in parallel on the
+/// worker pool; `kernel(args)` is the
 /// compiled trampoline that calls the __global__ function. Returns "" on success, else the
 /// fault of the lowest-numbered faulting block. Other blocks still running finish first, and no
 /// fiber outlives the call.

@@ -33,9 +33,17 @@ unsigned char* SharedArena::prepare(std::size_t bytes) {
   }
   unsigned char* buffer = map_ + map_bytes_ - page - rounded;
   std::memset(buffer, 0xff, rounded);
-  const auto guard = reinterpret_cast<std::uintptr_t>(map_ + map_bytes_ - page);
-  set_running_shared_memory(reinterpret_cast<std::uintptr_t>(buffer), bytes, guard, guard + page);
+  bytes_ = bytes;
+  activate();
   return buffer;
+}
+
+void SharedArena::activate() const {
+  if (!map_) return;
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t rounded = round_up(bytes_ ? bytes_ : 1, kAlign);
+  const auto guard = reinterpret_cast<std::uintptr_t>(map_ + map_bytes_ - page);
+  set_running_shared_memory(guard - rounded, bytes_, guard, guard + page);
 }
 
 }  // namespace hone::emu

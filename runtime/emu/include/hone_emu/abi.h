@@ -13,6 +13,7 @@ struct hone_emu_thread {
   unsigned int linear;          // linear id in the block: x fastest, then y, then z
   unsigned int lane;            // linear % 32
   unsigned char* dynamic_smem;  // this block's extern __shared__ buffer
+  dim3 cluster_dim;             // blocks per cluster, (1,1,1) for a launch without clusters
 };
 
 extern "C" {
@@ -33,6 +34,12 @@ const unsigned long long* hone_emu_warp_gather(unsigned int mask, const char* op
 // soon as the value it reads is there; with a mask naming the whole warp the runtime need not
 // wait for the others, so a shuffle is not a warp barrier (neither is it on the GPU).
 unsigned long long hone_emu_warp_shuffle(unsigned int mask, const char* op, unsigned long long value, int src);
+// cluster.sync(): a barrier of every thread of every block of the caller's cluster.
+void hone_emu_cluster_sync(void);
+// The address in the shared memory of block `rank` of the caller's cluster that corresponds to
+// `address` in the caller's own (cluster.map_shared_rank); faults when `address` is not in the
+// caller's shared memory or the rank is not in the cluster.
+void* hone_emu_map_shared_rank(const void* address, unsigned int rank);
 // Lanes of the caller's warp that have not exited.
 unsigned int hone_emu_activemask(void);
 // Ends the launch with a fault naming the block and thread; does not return.
