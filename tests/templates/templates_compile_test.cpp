@@ -66,22 +66,28 @@ TEST_CASE("templates: registers and spills agree with the ptxas binary for every
   }
 }
 
-// gemv's split-K variant runs where N is small (the example shape's 4096 rows leave it out): its
-// entry carries the cluster dims, which NVRTC writes into the PTX (so an engine's plain launch
-// gets the cluster), and its cooperative_groups header compiles (CUDA 13 keeps libcu++ apart).
-TEST_CASE("templates: gemv's split-K over a cluster compiles for sm_90 with its cluster dims in the PTX") {
-  const OpSpec op = load_op(templates_root(), "gemv");
-  const Bindings shape = {{"M", 1}, {"N", 512}, {"K", 2048}};
-  std::size_t compiled = 0;
-  for (const auto& p : template_space(op, shape)) {
-    if (p.variant->name != "gemv_split_k" || p.config.at("KS") != 4 || compiled) continue;
-    const Candidate c = render_template(op, *p.variant, p.config, shape);
-    CAPTURE(c.label());
-    CHECK(c.source.find("__cluster_dims__(4) " + c.entry + "(") != std::string::npos);
-    const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
-    REQUIRE_MESSAGE(r.ok, r.log);
-    CHECK(std::regex_search(r.ptx, std::regex(R"(\.reqnctapercluster\s+4,\s*1,\s*1)")));
-    ++compiled;
+// The linear families' split-K variants run where N is small (the example shapes' 4096 rows leave
+// them out): each entry carries its cluster dims, which NVRTC writes into the PTX (so an engine's
+// plain launch gets the cluster), and cooperative_groups compiles (CUDA 13 keeps libcu++ apart).
+TEST_CASE("templates: the linear families' split-K over a cluster compiles for sm_90 with its cluster dims in the PTX") {
+  const std::vector<std::pair<std::string, Bindings>> routers = {
+      {"gemv", {{"M", 1}, {"N", 512}, {"K", 2048}}},
+      {"gemv_fp8", {{"M", 1}, {"N", 512}, {"K", 4096}, {"BN", 128}, {"BK", 128}}},
+      {"gemv_w4", {{"M", 1}, {"N", 512}, {"K", 4096}, {"G", 128}}}};
+  for (const auto& [family, shape] : routers) {
+    CAPTURE(family);
+    const OpSpec op = load_op(templates_root(), family);
+    std::size_t compiled = 0;
+    for (const auto& p : template_space(op, shape)) {
+      if (p.variant->name != family + "_split_k" || p.config.at("KS") != 4 || compiled) continue;
+      const Candidate c = render_template(op, *p.variant, p.config, shape);
+      CAPTURE(c.label());
+      CHECK(c.source.find("__cluster_dims__(4) " + c.entry + "(") != std::string::npos);
+      const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+      REQUIRE_MESSAGE(r.ok, r.log);
+      CHECK(std::regex_search(r.ptx, std::regex(R"(\.reqnctapercluster\s+4,\s*1,\s*1)")));
+      ++compiled;
+    }
+    CHECK(compiled == 1);
   }
-  CHECK(compiled == 1);
 }
