@@ -2,8 +2,8 @@
 // first, then several fits of gradient-boosted trees to what was measured (features -> log time),
 // each on its own sample of the rows, rank the untried points by expected improvement (the fits'
 // mean and their disagreement: README, "Search strategies"), with shares of random points and of
-// neighbours of the best point. The space is enumerable, so the model ranks all of it rather than
-// searching it.
+// neighbours of the best point; the last 30% of the budget goes by the fits' mean alone. The space
+// is enumerable, so the model ranks all of it rather than searching it.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -30,6 +30,10 @@ constexpr int kFits = 4;
 // Added to every spread, so that among points where the fits agree the better mean still ranks
 // first by expected improvement (a log time of 1e-4 is a hundredth of a percent).
 constexpr double kSpreadFloor = 1e-4;
+// The last tenths of the budget go by the fits' mean alone, with no random points: what a late
+// proposal finds out can no longer steer a later one, so only its own chance of being the fastest
+// counts, where expected improvement also pays for what the search learns.
+constexpr std::size_t kEndgameTenths = 3;
 
 CostModelOptions model_options(std::uint64_t seed) {
   CostModelOptions o;
@@ -39,8 +43,9 @@ CostModelOptions model_options(std::uint64_t seed) {
 
 class ModelGuidedStrategy : public SearchStrategy {
  public:
-  ModelGuidedStrategy(SpaceRef space, std::size_t initial, std::uint64_t seed)
-      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed), rng_(seed ^ 0x6d0de1), initial_(initial) {
+  ModelGuidedStrategy(SpaceRef space, std::size_t initial, std::size_t endgame, std::uint64_t seed)
+      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed), rng_(seed ^ 0x6d0de1), initial_(initial),
+        endgame_(endgame) {
     for (int k = 0; k < kFits; ++k) models_.push_back(std::make_unique<CostModel>(model_options(seed + 7919ull * k)));
     cols_ = space_->params.size() + space_->feature_names.size();
     features_.reserve(space_->size() * cols_);
@@ -70,21 +75,28 @@ class ModelGuidedStrategy : public SearchStrategy {
     // fitting is most of the strategy's own time.
     if (observed_.size() >= fitted_at_ + std::max<std::size_t>(1, fitted_at_ / 10)) refit();
     const double u = rng_.uniform();
-    if (u < kExplore) return proposals_.take(*proposals_.random_free());
+    const bool endgame = proposals_.count() >= endgame_;  // exploit: by the mean, no random points
+    if (u < kExplore && !endgame) return proposals_.take(*proposals_.random_free());
     if (u < kExplore + kLocal) {
       std::optional<std::size_t> pick;
       for (bool adjacent : {true, false}) {
         for (auto n : grid_.neighbours(*best_, adjacent))
-          if (!proposals_.taken(n) && (!pick || expected_[n] > expected_[*pick])) pick = n;
+          if (!proposals_.taken(n) && (!pick || better(n, *pick, endgame))) pick = n;
         if (pick) return proposals_.take(*pick);
       }
     }
-    while (cursor_ < ranked_.size())
-      if (auto p = ranked_[cursor_++]; !proposals_.taken(p)) return proposals_.take(p);
+    std::vector<std::size_t>& order = endgame ? by_mean_ : ranked_;
+    std::size_t& at = endgame ? mean_cursor_ : cursor_;
+    while (at < order.size())
+      if (auto p = order[at++]; !proposals_.taken(p)) return proposals_.take(p);
     return proposals_.take(*proposals_.random_free());
   }
 
  private:
+  bool better(std::size_t a, std::size_t b, bool by_mean) const {
+    return by_mean ? mean_[a] < mean_[b] : expected_[a] > expected_[b];
+  }
+
   void refit() {
     // Only times are fitted: a failure says nothing about how fast its neighbours are (the
     // fastest configurations often sit next to the ones that run out of registers or shared
@@ -105,15 +117,22 @@ class ModelGuidedStrategy : public SearchStrategy {
     const auto predictions = combine_fits(fits);
     const double best = std::log(best_ms_);
     expected_.resize(predictions.size());
-    for (std::size_t i = 0; i < predictions.size(); ++i)
+    mean_.resize(predictions.size());
+    for (std::size_t i = 0; i < predictions.size(); ++i) {
       expected_[i] = expected_improvement({predictions[i].mean, predictions[i].spread + kSpreadFloor}, best);
+      mean_[i] = predictions[i].mean;
+    }
     ranked_.clear();
     for (std::size_t i = 0; i < space_->size(); ++i)
       if (!proposals_.taken(i)) ranked_.push_back(i);
     std::sort(ranked_.begin(), ranked_.end(), [&](std::size_t a, std::size_t b) {
       return expected_[a] != expected_[b] ? expected_[a] > expected_[b] : tiebreak_[a] < tiebreak_[b];
     });
-    cursor_ = 0;
+    by_mean_ = ranked_;
+    std::sort(by_mean_.begin(), by_mean_.end(), [&](std::size_t a, std::size_t b) {
+      return mean_[a] != mean_[b] ? mean_[a] < mean_[b] : tiebreak_[a] < tiebreak_[b];
+    });
+    cursor_ = mean_cursor_ = 0;
     fitted_at_ = observed_.size();
   }
 
@@ -124,14 +143,17 @@ class ModelGuidedStrategy : public SearchStrategy {
   double best_ms_ = 0;
   Rng rng_;
   std::size_t initial_;
+  std::size_t endgame_;  // from this many proposals on, the fits' mean decides, not expected improvement
   std::vector<std::unique_ptr<CostModel>> models_;
   std::size_t cols_ = 0;
   std::vector<float> features_;  // row-major, one row per point
   std::unique_ptr<FeatureRows> all_;
   std::vector<std::size_t> tiebreak_;
-  std::size_t seen_ = 0, fitted_at_ = 0, cursor_ = 0;
+  std::size_t seen_ = 0, fitted_at_ = 0, cursor_ = 0, mean_cursor_ = 0;
   std::vector<Observation> observed_;
   std::vector<double> expected_;      // each point's expected improvement, as of the last fit
+  std::vector<double> mean_;          // each point's predicted log time, as of the last fit
+  std::vector<std::size_t> by_mean_;  // untried points, fastest predicted first
   std::vector<std::size_t> ranked_;  // untried points, most expected improvement first, as of the last fit
 };
 
@@ -141,7 +163,9 @@ std::unique_ptr<SearchStrategy> model_guided_strategy(SpaceRef space, const Sear
   // Enough random points for a first fit that is better than a guess, few enough to leave most of
   // the budget to the model.
   const std::size_t initial = std::clamp<std::size_t>(limits.evaluations / 10, 8, 30);
-  return std::make_unique<ModelGuidedStrategy>(std::move(space), initial, seed);
+  // 70% of the budget, rounded down, without overflowing an unbounded one.
+  const std::size_t endgame = limits.evaluations / 10 * (10 - kEndgameTenths) + limits.evaluations % 10 * (10 - kEndgameTenths) / 10;
+  return std::make_unique<ModelGuidedStrategy>(std::move(space), initial, endgame, seed);
 }
 
 }  // namespace hone

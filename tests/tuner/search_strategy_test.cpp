@@ -185,3 +185,33 @@ TEST_CASE("strategy: the model uses static features when the space has them") {
       }(),
       InputError);
 }
+
+TEST_CASE("strategy: in the last 30% of its budget the model proposes nearer its best point than before (no random points, the mean decides)") {
+  // In the bowl the fastest predicted points lie around the best one found. Before the endgame a
+  // share of the proposals is random and expected improvement pays for what a point would teach,
+  // so more land far from the best; without the endgame the last 30% land far as often (57 of 180
+  // here, against 31 with it).
+  Bowl bowl;
+  const std::size_t budget = 60, endgame = 42, middle = 20;
+  const auto far_from_best = [&](const std::vector<std::size_t>& order, std::size_t from, std::size_t to) {
+    std::size_t far = 0, best = order[0];
+    for (std::size_t i = 0; i < to; ++i) {
+      const auto& p = bowl.space->points[order[i]];
+      const auto& b = bowl.space->points[best];
+      if (i >= from && std::abs(p[0] - b[0]) + std::abs(p[1] - b[1]) > 4) ++far;
+      if (bowl.time[order[i]] && (!bowl.time[best] || *bowl.time[order[i]] < *bowl.time[best])) best = order[i];
+    }
+    return far;
+  };
+  std::size_t far_before = 0, far_after = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    const auto order = drain("model", bowl, budget, seed);
+    REQUIRE(order.size() == budget);
+    far_before += far_from_best(order, middle, endgame);
+    far_after += far_from_best(order, endgame, budget);
+  }
+  CAPTURE(far_before);
+  CAPTURE(far_after);
+  // As rates: far_after / (budget - endgame) below far_before / (endgame - middle).
+  CHECK(far_after * (endgame - middle) < far_before * (budget - endgame));
+}
