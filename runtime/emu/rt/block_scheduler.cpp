@@ -303,16 +303,21 @@ void BlockScheduler::check_barrier_arrival(const char* barrier) {
   }
 }
 
+// What every block-wide barrier does as a thread arrives: the checks above, then it waits.
+inline void BlockScheduler::arrive_block_wide(Lane& me, Wait wait, const char* barrier) {
+  release(me);
+  if (exited_ > 0 || me.shuffles < rings_[me.abi.linear / 32].top) check_barrier_arrival(barrier);
+  me.wait = wait;
+  block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
+  stopped_shuffles_[me.abi.linear / 32] = std::min(stopped_shuffles_[me.abi.linear / 32], me.shuffles);
+}
+
 // cluster.sync(): a block barrier that the whole cluster must reach. With no cluster (a launch is
 // a cluster of one block) it completes as __syncthreads does; in a cluster the block stops there,
 // and ClusterRunner releases it when every block of the cluster has stopped.
 void BlockScheduler::sync_cluster() {
   Lane& me = *current_;
-  release(me);
-  if (exited_ > 0 || me.shuffles < rings_[me.abi.linear / 32].top) check_barrier_arrival("cluster.sync()");
-  me.wait = Wait::cluster_barrier;
-  block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
-  stopped_shuffles_[me.abi.linear / 32] = std::min(stopped_shuffles_[me.abi.linear / 32], me.shuffles);
+  arrive_block_wide(me, Wait::cluster_barrier, "cluster.sync()");
   if (++at_cluster_barrier_ == threads_) {
     if (task_.cluster_dim.x * task_.cluster_dim.y * task_.cluster_dim.z == 1) release_cluster_barrier();
   } else {
@@ -323,11 +328,7 @@ void BlockScheduler::sync_cluster() {
 
 int BlockScheduler::sync_block(int predicate) {
   Lane& me = *current_;
-  release(me);
-  if (exited_ > 0 || me.shuffles < rings_[me.abi.linear / 32].top) check_barrier_arrival("__syncthreads");
-  me.wait = Wait::block_barrier;
-  block_waiters_[me.abi.linear / 32] |= 1u << me.abi.lane;
-  stopped_shuffles_[me.abi.linear / 32] = std::min(stopped_shuffles_[me.abi.linear / 32], me.shuffles);
+  arrive_block_wide(me, Wait::block_barrier, "__syncthreads");
   ++at_block_barrier_;
   block_count_ += predicate ? 1 : 0;
   if (at_block_barrier_ == threads_) {

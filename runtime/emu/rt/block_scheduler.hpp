@@ -154,6 +154,7 @@ class BlockScheduler {
   void record_fault(const std::string& reason);
   void diagnose_deadlock();
   [[gnu::cold, gnu::noinline]] void check_barrier_arrival(const char* barrier);
+  void arrive_block_wide(Lane& me, Wait wait, const char* barrier);
   void destroy_fibers();
   void prepare(const BlockTask& task);
   void push_ready(unsigned linear);

@@ -53,6 +53,21 @@ std::string check_grid_shape(const GridShape& s) {
 
 namespace {
 
+BlockTask block_task(void (*kernel)(void**), void** args, const GridShape& shape, const LaunchExtras& extras, uint3 idx) {
+  BlockTask t;
+  t.kernel = kernel;
+  t.args = args;
+  t.grid_dim = dim3(shape.grid[0], shape.grid[1], shape.grid[2]);
+  t.block_dim = dim3(shape.block[0], shape.block[1], shape.block[2]);
+  t.block_idx = idx;
+  t.dynamic_smem = shape.dynamic_smem;
+  t.static_shared = extras.static_shared;
+  t.cluster_dim = dim3(shape.cluster[0], shape.cluster[1], shape.cluster[2]);
+  const std::int64_t linear = idx.x + std::int64_t{shape.grid[0]} * (idx.y + std::int64_t{shape.grid[1]} * idx.z);
+  t.schedule_seed = block_schedule_seed(extras.schedule_seed, linear);
+  return t;
+}
+
 // The blocks of cluster `c` (clusters numbered x fastest over the grid's clusters), in rank order.
 std::vector<BlockTask> cluster_tasks(void (*kernel)(void**), void** args, const GridShape& shape,
                                      const LaunchExtras& extras, std::int64_t c) {
@@ -63,49 +78,35 @@ std::vector<BlockTask> cluster_tasks(void (*kernel)(void**), void** args, const 
   std::vector<BlockTask> tasks;
   for (unsigned z = 0; z < cd[2]; ++z)
     for (unsigned y = 0; y < cd[1]; ++y)
-      for (unsigned x = 0; x < cd[0]; ++x) {
-        BlockTask t;
-        t.kernel = kernel;
-        t.args = args;
-        t.grid_dim = dim3(shape.grid[0], shape.grid[1], shape.grid[2]);
-        t.block_dim = dim3(shape.block[0], shape.block[1], shape.block[2]);
-        t.block_idx = uint3{x0 + x, y0 + y, z0 + z};
-        t.dynamic_smem = shape.dynamic_smem;
-        t.static_shared = extras.static_shared;
-        t.cluster_dim = dim3(cd[0], cd[1], cd[2]);
-        const std::int64_t linear = t.block_idx.x + std::int64_t{shape.grid[0]} * (t.block_idx.y + std::int64_t{shape.grid[1]} * t.block_idx.z);
-        t.schedule_seed = block_schedule_seed(extras.schedule_seed, linear);
-        tasks.push_back(t);
-      }
+      for (unsigned x = 0; x < cd[0]; ++x) tasks.push_back(block_task(kernel, args, shape, extras, uint3{x0 + x, y0 + y, z0 + z}));
   return tasks;
 }
 
-// Clusters in parallel on the pool, the blocks of each in turns on one OS thread.
-std::string run_clusters(void (*kernel)(void**), void** args, const GridShape& shape, const LaunchExtras& extras) {
-  const std::int64_t clusters = std::int64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2] /
-                                (std::int64_t{shape.cluster[0]} * shape.cluster[1] * shape.cluster[2]);
-  const BlockOrder order(extras.schedule_seed, clusters);
+// Runs units 0..count-1 (blocks, or clusters) on the pool in the seed's order; returns the fault
+// of the lowest-numbered unit that faulted, or "". Units still running finish first.
+std::string run_units(std::int64_t count, std::uint64_t seed, const std::function<std::string(std::int64_t)>& unit) {
+  const BlockOrder order(seed, count);
   std::atomic<bool> stop{false};
   std::mutex error_mutex;
-  std::int64_t error_cluster = std::numeric_limits<std::int64_t>::max();
+  std::int64_t error_unit = std::numeric_limits<std::int64_t>::max();
   std::string error;
   const std::function<void(std::int64_t)> body = [&](std::int64_t i) {
-    const std::int64_t c = order(i);
+    const std::int64_t u = order(i);
     std::string fault;
     try {
-      fault = run_cluster(cluster_tasks(kernel, args, shape, extras, c), block_schedule_seed(extras.schedule_seed, c));
+      fault = unit(u);
     } catch (const std::exception& e) {
       fault = std::string("emu runtime failure: ") + e.what();
     }
     if (fault.empty()) return;
     std::lock_guard lock(error_mutex);
-    if (c < error_cluster) {
-      error_cluster = c;
+    if (u < error_unit) {
+      error_unit = u;
       error = fault;
     }
     stop = true;
   };
-  WorkerPool::instance().parallel_for(clusters, body, stop);
+  WorkerPool::instance().parallel_for(count, body, stop);
   return error;
 }
 
@@ -115,42 +116,16 @@ std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape
   if (std::string bad = check_grid_shape(shape); !bad.empty()) return bad;
   const std::int64_t blocks = std::int64_t{shape.grid[0]} * shape.grid[1] * shape.grid[2];
   install_fault_handler();
-  if (shape.cluster[0] * shape.cluster[1] * shape.cluster[2] > 1) return run_clusters(kernel, args, shape, extras);
-  const BlockOrder order(extras.schedule_seed, blocks);
-
-  std::atomic<bool> stop{false};
-  std::mutex error_mutex;
-  std::int64_t error_block = std::numeric_limits<std::int64_t>::max();
-  std::string error;
-  const std::function<void(std::int64_t)> body = [&](std::int64_t i) {
-    const std::int64_t b = order(i);
-    BlockTask task;
-    task.kernel = kernel;
-    task.args = args;
-    task.grid_dim = dim3(shape.grid[0], shape.grid[1], shape.grid[2]);
-    task.block_dim = dim3(shape.block[0], shape.block[1], shape.block[2]);
-    task.block_idx = uint3{static_cast<unsigned>(b % shape.grid[0]),
-                           static_cast<unsigned>(b / shape.grid[0] % shape.grid[1]),
-                           static_cast<unsigned>(b / (std::int64_t{shape.grid[0]} * shape.grid[1]))};
-    task.dynamic_smem = shape.dynamic_smem;
-    task.static_shared = extras.static_shared;
-    task.schedule_seed = block_schedule_seed(extras.schedule_seed, b);
-    std::string fault;
-    try {
-      fault = BlockScheduler::for_this_thread().run(task);
-    } catch (const std::exception& e) {
-      fault = std::string("emu runtime failure: ") + e.what();
-    }
-    if (fault.empty()) return;
-    std::lock_guard lock(error_mutex);
-    if (b < error_block) {
-      error_block = b;
-      error = fault;
-    }
-    stop = true;
-  };
-  WorkerPool::instance().parallel_for(blocks, body, stop);
-  return error;
+  const std::int64_t cluster = std::int64_t{shape.cluster[0]} * shape.cluster[1] * shape.cluster[2];
+  if (cluster > 1)  // clusters in parallel, the blocks of each in turns on one OS thread
+    return run_units(blocks / cluster, extras.schedule_seed, [&](std::int64_t c) {
+      return run_cluster(cluster_tasks(kernel, args, shape, extras, c), block_schedule_seed(extras.schedule_seed, c));
+    });
+  return run_units(blocks, extras.schedule_seed, [&](std::int64_t b) {
+    const uint3 idx{static_cast<unsigned>(b % shape.grid[0]), static_cast<unsigned>(b / shape.grid[0] % shape.grid[1]),
+                    static_cast<unsigned>(b / (std::int64_t{shape.grid[0]} * shape.grid[1]))};
+    return BlockScheduler::for_this_thread().run(block_task(kernel, args, shape, extras, idx));
+  });
 }
 
 unsigned start_block_threads() { return WorkerPool::instance().start_missing(); }
