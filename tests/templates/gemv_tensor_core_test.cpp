@@ -65,3 +65,33 @@ TEST_CASE("gemv: tensor cores are searched from a batch of 8 (the bucket's upper
   CHECK(tensor_core(64) == 81);
 }
 
+
+TEST_CASE("gemv_fp8: tensor cores from a batch of 8, at Qwen's 128 x 128 blocks and at per-channel scales") {
+  const OpSpec op = load_op(templates_root(), "gemv_fp8");
+  auto tensor_core = [&](std::int64_t M, std::int64_t BN, std::int64_t BK) {
+    std::size_t n = 0;
+    for (const auto& p : template_space(op, {{"M", M}, {"N", 4096}, {"K", 4096}, {"BN", BN}, {"BK", BK}}))
+      n += p.variant->name == "gemv_fp8_wmma";
+    return n;
+  };
+  CHECK(tensor_core(4, 128, 128) == 0);
+  CHECK(tensor_core(8, 128, 128) > 0);
+  CHECK(tensor_core(64, 1, 4096) > tensor_core(64, 128, 128));  // a chunk of 256 columns spans two 128-blocks
+  // a 16-row tile must have one scale per block: blocks of 8 rows leave only per-channel layouts
+  CHECK(tensor_core(64, 8, 128) == 0);
+}
+
+TEST_CASE("gemv_fp8: a gemv_fp8_wmma candidate compiles for sm_90 into wmma on bf16 and an e4m3 pair conversion") {
+  const OpSpec op = load_op(templates_root(), "gemv_fp8");
+  const Bindings shape = {{"M", 64}, {"N", 4096}, {"K", 4096}, {"BN", 128}, {"BK", 128}};
+  for (const auto& p : template_space(op, shape)) {
+    if (p.variant->name != "gemv_fp8_wmma" || p.config.at("MF") != 2 || p.config.at("NF") != 1) continue;
+    const Candidate c = render_template(op, *p.variant, p.config, shape);
+    const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+    REQUIRE_MESSAGE(r.ok, r.log);
+    CHECK(count_of(r.ptx, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32") >= 2);
+    CHECK(count_of(r.ptx, "cvt.rn.f16x2.e4m3x2") >= 1);
+    return;
+  }
+  FAIL("no gemv_fp8_wmma configuration with MF=2, NF=1 at M=64, N=K=4096, 128 x 128 blocks");
+}

@@ -31,8 +31,10 @@ const std::map<std::string, std::vector<Bindings>> kShapes = {
     {"silu_mul", {{{"tokens", 3}, {"inter", 1024}}}},
     // and a batch past one tensor-core tile, the last tile partial
     {"gemv", {{{"M", 2}, {"N", 64}, {"K", 1024}}, {{"M", 20}, {"N", 48}, {"K", 1024}}}},
+    // and on tensor cores: per-channel scales applied once, and two blocks along K a partial tile
     {"gemv_fp8",
-     {{{"M", 3}, {"N", 40}, {"K", 1040}, {"BN", 16}, {"BK", 128}}, {{"M", 2}, {"N", 24}, {"K", 2048}, {"BN", 1}, {"BK", 2048}}}},
+     {{{"M", 3}, {"N", 40}, {"K", 1040}, {"BN", 16}, {"BK", 128}}, {{"M", 9}, {"N", 32}, {"K", 2048}, {"BN", 1}, {"BK", 2048}},
+      {{"M", 20}, {"N", 48}, {"K", 256}, {"BN", 16}, {"BK", 128}}}},
     {"gemv_w4",
      {{{"M", 3}, {"N", 48}, {"K", 1024}, {"G", 128}}, {{"M", 2}, {"N", 16}, {"K", 1024}, {"G", 1024}},
       {{"M", 1}, {"N", 16}, {"K", 2048}, {"G", 128}}}},  // and K long enough for a split over a cluster
