@@ -1,6 +1,5 @@
-#include <mma.h>
-
 #include "fp8_tile.cuh"
+#include "wmma_tiles.cuh"
 
 // Tensor cores for FP8 weights at M >= 8, as gemv_wmma does for bf16: a block owns 16 * MF rows
 // of x and WARPS warps, each 16 * NF rows of w, and walks K in chunks of KC. Each warp widens its
@@ -12,10 +11,7 @@
 template <int WARPS, int MF, int NF, int KC, int K, int BN, int BK>
 __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_fp8_e4m3* w,
                                               const float* w_scale, int M, int N, int, int, int) {
-  using namespace nvcuda;
-  using Acc = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
   constexpr int MT = 16 * MF, NT = 16 * NF, LD = KC + 16;  // +16 keeps rows 32-byte aligned
-  constexpr int X_PACKS = MT * KC / 8, W_PACKS = NT * KC / 16;
   constexpr bool ONE_BLOCK = BK >= K;
   constexpr int SCALE_COLS = (K + BK - 1) / BK;
   __shared__ __align__(32) __nv_bfloat16 xs[MT * LD];
@@ -26,25 +22,20 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
   const int n0 = (blockIdx.x * WARPS + warp) * NT;
   const bool owns_rows = n0 < N;  // the same for the whole warp; N % NT == 0
 
-  Acc acc[MF][NF], block_sum[MF][NF];
+  WmmaAcc acc[MF][NF], block_sum[MF][NF];
 #pragma unroll
   for (int i = 0; i < MF; ++i)
 #pragma unroll
     for (int j = 0; j < NF; ++j) {
-      wmma::fill_fragment(acc[i][j], 0.0f);
-      wmma::fill_fragment(block_sum[i][j], 0.0f);
+      nvcuda::wmma::fill_fragment(acc[i][j], 0.0f);
+      nvcuda::wmma::fill_fragment(block_sum[i][j], 0.0f);
     }
 
   for (int k0 = 0; k0 < K; k0 += KC) {
     __syncthreads();  // the previous chunk is no longer read
-    for (int p = threadIdx.x; p < X_PACKS; p += WARPS * 32) {
-      const int r = p / (KC / 8), c = p % (KC / 8) * 8;
-      Bf16Pack<8> v = {};
-      if (m0 + r < M) v = *reinterpret_cast<const Bf16Pack<8>*>(x + static_cast<long long>(m0 + r) * K + k0 + c);
-      *reinterpret_cast<Bf16Pack<8>*>(xs + r * LD + c) = v;
-    }
+    stage_x_chunk<MT, KC, LD, WARPS * 32>(xs, x, m0, M, K, k0);
     if (owns_rows)
-      for (int p = lane; p < W_PACKS; p += 32) {
+      for (int p = lane; p < NT * KC / 16; p += 32) {
         const int r = p / (KC / 16), c = p % (KC / 16) * 16;
         const Fp8Pack<16> q = *reinterpret_cast<const Fp8Pack<16>*>(w + static_cast<long long>(n0 + r) * K + k0 + c);
         float f[16];
@@ -60,19 +51,7 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
       }
     __syncthreads();
     if (!owns_rows) continue;
-#pragma unroll 2
-    for (int kk = 0; kk < KC; kk += 16) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a[MF];
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b[NF];
-#pragma unroll
-      for (int j = 0; j < NF; ++j) wmma::load_matrix_sync(b[j], ws[warp] + 16 * j * LD + kk, LD);
-#pragma unroll
-      for (int i = 0; i < MF; ++i) wmma::load_matrix_sync(a[i], xs + 16 * i * LD + kk, LD);
-#pragma unroll
-      for (int i = 0; i < MF; ++i)
-#pragma unroll
-        for (int j = 0; j < NF; ++j) wmma::mma_sync(block_sum[i][j], a[i], b[j], block_sum[i][j]);
-    }
+    mma_chunk<MF, NF, KC, LD>(block_sum, xs, ws[warp], LD);
     if constexpr (!ONE_BLOCK) {
       if ((k0 + KC) % BK == 0 || k0 + KC == K) {  // the scale block ends here (BK % KC == 0)
 #pragma unroll
@@ -82,27 +61,15 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
           for (int i = 0; i < MF; ++i) {
 #pragma unroll
             for (int t = 0; t < acc[i][j].num_elements; ++t) acc[i][j].x[t] = fmaf(s, block_sum[i][j].x[t], acc[i][j].x[t]);
-            wmma::fill_fragment(block_sum[i][j], 0.0f);
+            nvcuda::wmma::fill_fragment(block_sum[i][j], 0.0f);
           }
         }
       }
     }
   }
   if (!owns_rows) return;
-
-  // Each 16 x 16 result goes through the warp's slot of shared memory, to be rounded to bf16 and
-  // stored only where it is inside [M, N].
-#pragma unroll
-  for (int i = 0; i < MF; ++i)
-#pragma unroll
-    for (int j = 0; j < NF; ++j) {
-      wmma::store_matrix_sync(tile[warp], ONE_BLOCK ? block_sum[i][j] : acc[i][j], 16, wmma::mem_row_major);
-      __syncwarp();
-      for (int e = lane; e < 256; e += 32) {
-        const int m = m0 + 16 * i + e / 16, n = n0 + 16 * j + e % 16;
-        const float v = ONE_BLOCK ? tile[warp][e] * w_scale[n / BN] : tile[warp][e];
-        if (m < M) out[static_cast<long long>(m) * N + n] = __float2bfloat16(v);
-      }
-      __syncwarp();
-    }
+  if constexpr (ONE_BLOCK)
+    store_tiles<MF, NF>(out, block_sum, tile[warp], m0, n0, M, N, [w_scale](int n) { return w_scale[n / BN]; });
+  else
+    store_tiles<MF, NF>(out, acc, tile[warp], m0, n0, M, N, [](int) { return 1.0f; });
 }

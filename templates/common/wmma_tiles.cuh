@@ -1,0 +1,61 @@
+#pragma once
+#include <mma.h>
+
+#include "bf16_pack.cuh"
+
+// The pieces the tensor-core gemv variants share: a block's chunk of x staged in shared memory,
+// a warp's MF x NF tile products over one chunk, and its results stored inside [M, N].
+using WmmaAcc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
+
+// KC columns of the block's MT rows of x from column k0, rows past M as zeros (so a partial last
+// tile needs no other code); LD is the staged row's stride.
+template <int MT, int KC, int LD, int THREADS>
+__device__ __forceinline__ void stage_x_chunk(__nv_bfloat16* xs, const __nv_bfloat16* x, int m0, int M, int K, int k0) {
+  for (int p = threadIdx.x; p < MT * KC / 8; p += THREADS) {
+    const int r = p / (KC / 8), c = p % (KC / 8) * 8;
+    Bf16Pack<8> v = {};
+    if (m0 + r < M) v = *reinterpret_cast<const Bf16Pack<8>*>(x + static_cast<long long>(m0 + r) * K + k0 + c);
+    *reinterpret_cast<Bf16Pack<8>*>(xs + r * LD + c) = v;
+  }
+}
+
+// acc[i][j] += x rows 16i.. (staged, stride LD) times w rows 16j.. over KC columns; w's rows lie
+// `ldw` apart (w is [N, K]: a column-major K x N operand).
+template <int MF, int NF, int KC, int LD>
+__device__ __forceinline__ void mma_chunk(WmmaAcc (&acc)[MF][NF], const __nv_bfloat16* xs, const __nv_bfloat16* w,
+                                          long long ldw) {
+  using namespace nvcuda;
+#pragma unroll 2
+  for (int kk = 0; kk < KC; kk += 16) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a[MF];
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b[NF];
+#pragma unroll
+    for (int j = 0; j < NF; ++j) wmma::load_matrix_sync(b[j], w + 16 * j * ldw + kk, static_cast<unsigned>(ldw));
+#pragma unroll
+    for (int i = 0; i < MF; ++i) wmma::load_matrix_sync(a[i], xs + 16 * i * LD + kk, LD);
+#pragma unroll
+    for (int i = 0; i < MF; ++i)
+#pragma unroll
+      for (int j = 0; j < NF; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+  }
+}
+
+// Each 16 x 16 result goes through the warp's `slot` of shared memory, to be multiplied by
+// scale(n), rounded to bf16 and stored only where it is inside [M, N].
+template <int MF, int NF, typename Scale>
+__device__ __forceinline__ void store_tiles(__nv_bfloat16* out, const WmmaAcc (&acc)[MF][NF], float* slot, int m0, int n0,
+                                            int M, int N, Scale scale) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < MF; ++i)
+#pragma unroll
+    for (int j = 0; j < NF; ++j) {
+      nvcuda::wmma::store_matrix_sync(slot, acc[i][j], 16, nvcuda::wmma::mem_row_major);
+      __syncwarp();
+      for (int e = lane; e < 256; e += 32) {
+        const int m = m0 + 16 * i + e / 16, n = n0 + 16 * j + e % 16;
+        if (m < M) out[static_cast<long long>(m) * N + n] = __float2bfloat16(scale(n) * slot[e]);
+      }
+      __syncwarp();
+    }
+}
