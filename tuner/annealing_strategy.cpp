@@ -19,7 +19,7 @@ constexpr double kStartTemperature = 0.3, kEndTemperature = 0.003;
 class AnnealingStrategy : public SearchStrategy {
  public:
   AnnealingStrategy(SpaceRef space, std::size_t schedule, std::uint64_t seed)
-      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed), rng_(seed ^ 0xa77ea1), schedule_(std::max<std::size_t>(schedule, 1)) {}
+      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed, space_->strata), rng_(seed ^ 0xa77ea1), schedule_(std::max<std::size_t>(schedule, 1)) {}
   std::string name() const override { return "annealing"; }
 
   std::optional<std::size_t> next(const std::vector<Observation>& history) override {

@@ -19,7 +19,7 @@ constexpr std::size_t kPopulation = 20, kTournament = 3, kTries = 32;
 class GeneticStrategy : public SearchStrategy {
  public:
   GeneticStrategy(SpaceRef space, std::uint64_t seed)
-      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed), rng_(seed ^ 0x9e7e71c) {}
+      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed, space_->strata), rng_(seed ^ 0x9e7e71c) {}
   std::string name() const override { return "genetic"; }
 
   std::optional<std::size_t> next(const std::vector<Observation>& history) override {

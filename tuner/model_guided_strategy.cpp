@@ -44,7 +44,7 @@ CostModelOptions model_options(std::uint64_t seed) {
 class ModelGuidedStrategy : public SearchStrategy {
  public:
   ModelGuidedStrategy(SpaceRef space, std::size_t initial, std::size_t endgame, std::uint64_t seed)
-      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed), rng_(seed ^ 0x6d0de1), initial_(initial),
+      : space_(std::move(space)), grid_(*space_), proposals_(space_->size(), seed, space_->strata), rng_(seed ^ 0x6d0de1), initial_(initial),
         endgame_(endgame) {
     for (int k = 0; k < kFits; ++k) models_.push_back(std::make_unique<CostModel>(model_options(seed + 7919ull * k)));
     cols_ = space_->params.size() + space_->feature_names.size();

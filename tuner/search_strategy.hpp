@@ -17,6 +17,9 @@ struct SearchSpace {
   std::vector<std::vector<double>> points;     // points[i][p]: the value of parameter p at point i
   std::vector<std::string> feature_names;      // static features known before running (registers, shared bytes, ...)
   std::vector<std::vector<double>> features;   // features[i][f]; empty when none are known
+  // strata[i]: the stratum of point i (a template's variant), whose first random draws take one
+  // point of each stratum, so that a small variant is not left out of a small budget; empty: none
+  std::vector<std::size_t> strata;
   std::size_t size() const { return points.size(); }
 };
 

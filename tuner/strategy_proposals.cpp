@@ -1,6 +1,8 @@
 #include "tuner/strategy_proposals.hpp"
 
+#include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace hone {
 
@@ -11,9 +13,14 @@ std::vector<std::size_t> seeded_permutation(std::size_t n, Rng& rng) {
   return v;
 }
 
-StrategyProposals::StrategyProposals(std::size_t space_size, std::uint64_t seed) : taken_(space_size, false) {
+StrategyProposals::StrategyProposals(std::size_t space_size, std::uint64_t seed, const std::vector<std::size_t>& strata)
+    : taken_(space_size, false) {
   Rng rng(seed);
   order_ = seeded_permutation(space_size, rng);
+  if (strata.size() != space_size) return;
+  // Each stratum's first point in the permutation moves to the front, in permutation order.
+  std::set<std::size_t> seen;
+  std::stable_partition(order_.begin(), order_.end(), [&](std::size_t p) { return seen.insert(strata[p]).second; });
 }
 
 std::size_t StrategyProposals::take(std::size_t point) {

@@ -11,7 +11,8 @@ namespace hone {
 
 class StrategyProposals {
  public:
-  StrategyProposals(std::size_t space_size, std::uint64_t seed);
+  /// With strata (one per point, or empty), the first draws are one point of each stratum.
+  StrategyProposals(std::size_t space_size, std::uint64_t seed, const std::vector<std::size_t>& strata = {});
   bool taken(std::size_t point) const { return taken_[point]; }
   /// Marks the point proposed and returns it.
   std::size_t take(std::size_t point);

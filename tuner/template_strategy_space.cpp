@@ -21,6 +21,7 @@ std::shared_ptr<const SearchSpace> template_strategy_space(const std::vector<Tem
       auto it = p.config.find(n);
       v.push_back(it == p.config.end() ? -1.0 : double(it->second));
     }
+    s->strata.push_back(static_cast<std::size_t>(v[0]));
     s->points.push_back(std::move(v));
   }
   return s;

@@ -7,6 +7,27 @@
 // a warp's MF x NF tile products over one chunk, and its results stored inside [M, N].
 using WmmaAcc = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float>;
 
+// Where one warp of a block works: the block's 16 * MF rows of x from m0, the warp's own 16 * NF
+// rows of w from n0. A warp past N has none (N % (16 * NF) == 0: the same for the whole warp).
+template <int WARPS, int MF, int NF>
+struct WmmaWarp {
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int m0 = blockIdx.y * 16 * MF;
+  int n0 = (blockIdx.x * WARPS + warp) * 16 * NF;
+  __device__ __forceinline__ bool owns_rows(int N) const { return n0 < N; }
+};
+
+// The shared memory of a block whose warps widen their own chunk of quantized w to bf16: the
+// chunk of x, each warp's widened chunk (rows LD = KC + 16 apart: 32-byte aligned) and each
+// warp's 16 x 16 result tile.
+template <int WARPS, int MF, int NF, int KC>
+struct alignas(32) WidenedStage {
+  static constexpr int LD = KC + 16;
+  __nv_bfloat16 xs[16 * MF * LD];
+  __nv_bfloat16 ws[WARPS][16 * NF * LD];
+  float tile[WARPS][16 * 16];
+};
+
 // KC columns of the block's MT rows of x from column k0, rows past M as zeros (so a partial last
 // tile needs no other code); LD is the staged row's stride.
 template <int MT, int KC, int LD, int THREADS>

@@ -1,6 +1,8 @@
 #include <cuda_bf16.h>
 
-// One thread per output (m, n), a dot product in double in index order, rounded once.
+#include "double_sum.cuh"
+
+// One thread per output (m, n), a dot product in double, rounded once.
 extern "C" __global__ void gemv_reference(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
                                           int M, int N, int K) {
   const int n = blockIdx.x * blockDim.x + threadIdx.x;
@@ -8,7 +10,7 @@ extern "C" __global__ void gemv_reference(__nv_bfloat16* out, const __nv_bfloat1
   if (n >= N || m >= M) return;
   const __nv_bfloat16* xr = x + static_cast<long long>(m) * K;
   const __nv_bfloat16* wr = w + static_cast<long long>(n) * K;
-  double sum = 0.0;
-  for (int k = 0; k < K; ++k) sum += static_cast<double>(__bfloat162float(xr[k])) * __bfloat162float(wr[k]);
-  out[static_cast<long long>(m) * N + n] = __float2bfloat16(static_cast<float>(sum));
+  DoubleSum sum;
+  sum.add(0, K, [&](int k) { return static_cast<double>(__bfloat162float(xr[k])) * __bfloat162float(wr[k]); });
+  out[static_cast<long long>(m) * N + n] = __float2bfloat16(static_cast<float>(sum.total()));
 }

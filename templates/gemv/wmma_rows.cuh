@@ -11,10 +11,9 @@ __device__ __forceinline__ void gemv_wmma(__nv_bfloat16* out, const __nv_bfloat1
   constexpr int MT = 16 * MF, LD = KC + 16;  // +16 keeps rows 32-byte aligned and staggers the banks
   __shared__ __align__(32) __nv_bfloat16 xs[MT * LD];
   __shared__ __align__(32) float tile[WARPS][16 * 16];
-  const int warp = threadIdx.x / 32;
-  const int m0 = blockIdx.y * MT;
-  const int n0 = (blockIdx.x * WARPS + warp) * 16 * NF;
-  const bool owns_rows = n0 < N;  // the same for the whole warp
+  const WmmaWarp<WARPS, MF, NF> at;
+  const int warp = at.warp, m0 = at.m0, n0 = at.n0;
+  const bool owns_rows = at.owns_rows(N);
 
   WmmaAcc acc[MF][NF];
 #pragma unroll

@@ -11,16 +11,13 @@
 template <int WARPS, int MF, int NF, int KC, int K, int BN, int BK>
 __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_fp8_e4m3* w,
                                               const float* w_scale, int M, int N, int, int, int) {
-  constexpr int MT = 16 * MF, NT = 16 * NF, LD = KC + 16;  // +16 keeps rows 32-byte aligned
+  constexpr int MT = 16 * MF, NT = 16 * NF, LD = WidenedStage<WARPS, MF, NF, KC>::LD;
   constexpr bool ONE_BLOCK = BK >= K;
   constexpr int SCALE_COLS = (K + BK - 1) / BK;
-  __shared__ __align__(32) __nv_bfloat16 xs[MT * LD];
-  __shared__ __align__(32) __nv_bfloat16 ws[WARPS][NT * LD];
-  __shared__ __align__(32) float tile[WARPS][16 * 16];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int m0 = blockIdx.y * MT;
-  const int n0 = (blockIdx.x * WARPS + warp) * NT;
-  const bool owns_rows = n0 < N;  // the same for the whole warp; N % NT == 0
+  __shared__ WidenedStage<WARPS, MF, NF, KC> stage;
+  const WmmaWarp<WARPS, MF, NF> at;
+  const int warp = at.warp, lane = at.lane, m0 = at.m0, n0 = at.n0;
+  const bool owns_rows = at.owns_rows(N);
 
   WmmaAcc acc[MF][NF], block_sum[MF][NF];
 #pragma unroll
@@ -33,7 +30,7 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
 
   for (int k0 = 0; k0 < K; k0 += KC) {
     __syncthreads();  // the previous chunk is no longer read
-    stage_x_chunk<MT, KC, LD, WARPS * 32>(xs, x, m0, M, K, k0);
+    stage_x_chunk<MT, KC, LD, WARPS * 32>(stage.xs, x, m0, M, K, k0);
     if (owns_rows)
       for (int p = lane; p < NT * KC / 16; p += 32) {
         const int r = p / (KC / 16), c = p % (KC / 16) * 16;
@@ -46,12 +43,12 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
           lo.v[j] = __float2bfloat16(f[j]);
           hi.v[j] = __float2bfloat16(f[8 + j]);
         }
-        *reinterpret_cast<Bf16Pack<8>*>(ws[warp] + r * LD + c) = lo;
-        *reinterpret_cast<Bf16Pack<8>*>(ws[warp] + r * LD + c + 8) = hi;
+        *reinterpret_cast<Bf16Pack<8>*>(stage.ws[warp] + r * LD + c) = lo;
+        *reinterpret_cast<Bf16Pack<8>*>(stage.ws[warp] + r * LD + c + 8) = hi;
       }
     __syncthreads();
     if (!owns_rows) continue;
-    mma_chunk<MF, NF, KC, LD>(block_sum, xs, ws[warp], LD);
+    mma_chunk<MF, NF, KC, LD>(block_sum, stage.xs, stage.ws[warp], LD);
     if constexpr (!ONE_BLOCK) {
       if ((k0 + KC) % BK == 0 || k0 + KC == K) {  // the scale block ends here (BK % KC == 0)
 #pragma unroll
@@ -69,7 +66,7 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
   }
   if (!owns_rows) return;
   if constexpr (ONE_BLOCK)
-    store_tiles<MF, NF>(out, block_sum, tile[warp], m0, n0, M, N, [w_scale](int n) { return w_scale[n / BN]; });
+    store_tiles<MF, NF>(out, block_sum, stage.tile[warp], m0, n0, M, N, [w_scale](int n) { return w_scale[n / BN]; });
   else
-    store_tiles<MF, NF>(out, acc, tile[warp], m0, n0, M, N, [](int) { return 1.0f; });
+    store_tiles<MF, NF>(out, acc, stage.tile[warp], m0, n0, M, N, [](int) { return 1.0f; });
 }

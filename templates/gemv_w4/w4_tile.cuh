@@ -32,6 +32,24 @@ __device__ __forceinline__ void unpack_word(unsigned int word, float* q) {
   }
 }
 
+// The 8 weights q - z of one word as bf16, for the tensor cores: whole numbers -15..15, which
+// bf16 holds exactly. As UNPACK 1, nibbles j and j+4 are masked into the low mantissa bits of a
+// bf16 pair of 128.0; one paired subtraction of (128 + z) (exact in bf16 too) leaves q - z.
+__device__ __forceinline__ Bf16Pack<8> centred_codes(unsigned int word, __nv_bfloat162 offset) {
+  Bf16Pack<8> v;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    __nv_bfloat162_raw raw;
+    const unsigned int two = ((word >> (4 * j)) & 0x000f000fu) | 0x43004300u;
+    raw.x = static_cast<unsigned short>(two & 0xffffu);
+    raw.y = static_cast<unsigned short>(two >> 16);
+    const __nv_bfloat162 d = __hsub2(__nv_bfloat162(raw), offset);
+    v.v[j] = d.x;
+    v.v[j + 4] = d.y;
+  }
+  return v;
+}
+
 // The rows one tile reads: ROWS rows of packed w (with their scales and zero points) from n0,
 // MT rows of x from m0, clamped to the last valid row so that every load is in bounds (edge
 // tiles compute a duplicate row and do not store it). A pack of 8 * WORDS weights lies inside

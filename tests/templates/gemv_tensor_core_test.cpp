@@ -95,3 +95,33 @@ TEST_CASE("gemv_fp8: a gemv_fp8_wmma candidate compiles for sm_90 into wmma on b
   }
   FAIL("no gemv_fp8_wmma configuration with MF=2, NF=1 at M=64, N=K=4096, 128 x 128 blocks");
 }
+
+TEST_CASE("gemv_w4: tensor cores from a batch of 8, chunks inside a group") {
+  const OpSpec op = load_op(templates_root(), "gemv_w4");
+  auto tensor_core = [&](std::int64_t M, std::int64_t G) {
+    std::size_t n = 0;
+    for (const auto& p : template_space(op, {{"M", M}, {"N", 4096}, {"K", 4096}, {"G", G}}))
+      n += p.variant->name == "gemv_w4_wmma";
+    return n;
+  };
+  CHECK(tensor_core(4, 128) == 0);
+  CHECK(tensor_core(8, 128) >= 40);
+  CHECK(tensor_core(64, 4096) > tensor_core(64, 128));  // a chunk of 256 columns needs a group that long
+  CHECK(tensor_core(64, 32) < tensor_core(64, 128));    // a group of 32 allows chunks of 32 only
+}
+
+TEST_CASE("gemv_w4: a gemv_w4_wmma candidate compiles for sm_90 into wmma on bf16 and paired bf16 subtractions") {
+  const OpSpec op = load_op(templates_root(), "gemv_w4");
+  const Bindings shape = {{"M", 64}, {"N", 4096}, {"K", 4096}, {"G", 128}};
+  for (const auto& p : template_space(op, shape)) {
+    if (p.variant->name != "gemv_w4_wmma" || p.config.at("MF") != 2 || p.config.at("NF") != 2 || p.config.at("KC") != 64) continue;
+    const Candidate c = render_template(op, *p.variant, p.config, shape);
+    const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+    REQUIRE_MESSAGE(r.ok, r.log);
+    CHECK(count_of(r.ptx, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32") >= 4);
+    CHECK(count_of(r.ptx, "wmma.store.d.sync") >= 4);  // a group's tiles pass through shared memory
+    CHECK(count_of(r.ptx, ".bf16x2") >= 1);
+    return;
+  }
+  FAIL("no gemv_w4_wmma configuration with MF=2, NF=2, KC=64 at M=64, N=K=4096, G=128");
+}

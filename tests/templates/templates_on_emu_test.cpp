@@ -37,7 +37,9 @@ const std::map<std::string, std::vector<Bindings>> kShapes = {
       {{"M", 20}, {"N", 48}, {"K", 256}, {"BN", 16}, {"BK", 128}}}},
     {"gemv_w4",
      {{{"M", 3}, {"N", 48}, {"K", 1024}, {"G", 128}}, {{"M", 2}, {"N", 16}, {"K", 1024}, {"G", 1024}},
-      {{"M", 1}, {"N", 16}, {"K", 2048}, {"G", 128}}}},  // and K long enough for a split over a cluster
+      {{"M", 1}, {"N", 16}, {"K", 2048}, {"G", 128}},  // and K long enough for a split over a cluster
+      // and on tensor cores: three groups scaled per column, the last row tile partial
+      {{"M", 20}, {"N", 64}, {"K", 384}, {"G", 128}}}},
     {"gdn_decode", {{{"B", 1}, {"H", 1}, {"HV", 2}, {"K", 128}, {"V", 128}}}},
     // partial rotary (ROT < D), and qk_norm_rope with Qwen3-Next's gated q heads (QH = 2*D)
     {"rope", {{{"tokens", 3}, {"HQ", 4}, {"HKV", 2}, {"D", 64}, {"ROT", 32}, {"MAXPOS", 50}}}},

@@ -215,3 +215,38 @@ TEST_CASE("strategy: in the last 30% of its budget the model proposes nearer its
   // As rates: far_after / (budget - endgame) below far_before / (endgame - middle).
   CHECK(far_after * (endgame - middle) < far_before * (budget - endgame));
 }
+
+TEST_CASE("search strategies: the first draws take one point of each stratum (a template's variant), however small") {
+  auto space = std::make_shared<SearchSpace>();
+  space->params = {"variant", "a"};
+  for (int a = 0; a < 200; ++a) {  // stratum 0 holds 197 points, strata 1, 2 and 3 one each
+    const std::size_t stratum = a < 197 ? 0 : static_cast<std::size_t>(a - 196);
+    space->points.push_back({double(stratum), double(a)});
+    space->strata.push_back(stratum);
+  }
+  for (const std::string name : {"auto", "model", "annealing", "genetic"})
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      CAPTURE(name);
+      CAPTURE(seed);
+      auto s = make_strategy(name, space, SearchLimits::of(20), seed);
+      std::set<std::size_t> strata;
+      for (int i = 0; i < 4; ++i) {
+        auto p = s->next({});
+        REQUIRE(p);
+        strata.insert(space->strata[*p]);
+      }
+      CHECK(strata.size() == 4);
+    }
+}
+
+TEST_CASE("search strategies: without strata the draws are as before (a space's strata only reorder the first)") {
+  const Bowl bowl;
+  auto stratified = std::make_shared<SearchSpace>(*bowl.space);
+  stratified->strata.assign(stratified->size(), 0);  // one stratum: its first point is the permutation's first
+  for (const std::string name : {"model", "annealing", "genetic"}) {
+    CAPTURE(name);
+    auto plain = make_strategy(name, bowl.space, SearchLimits::of(30), 3);
+    auto one = make_strategy(name, stratified, SearchLimits::of(30), 3);
+    CHECK(run(*plain, bowl) == run(*one, bowl));
+  }
+}

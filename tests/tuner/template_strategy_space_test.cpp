@@ -16,4 +16,5 @@ TEST_CASE("template strategy space: the variant and the union of the variants' p
   CHECK(s->points[1] == std::vector<double>{1, 1, 256});
   CHECK(s->points[2] == std::vector<double>{0, 4, -1});
   CHECK(s->features.empty());
+  CHECK(s->strata == std::vector<std::size_t>{0, 1, 0});  // the variant: the first draws take one of each
 }

@@ -85,15 +85,13 @@ inline void require_uniform(const char* op, unsigned long long key, const char* 
     if (all[l] != key) hone_emu_fault(what);
 }
 
-// p[0] + ... + p[N-1] in halves (a fixed order the compiler can vectorise); p is overwritten.
-template <int N>
-inline float pairwise_sum(float* p) {
-  if constexpr (N == 1) {
-    return p[0];
-  } else {
-    for (int k = 0; k < N / 2; ++k) p[k] += p[k + N / 2];
-    return pairwise_sum<N / 2>(p);
-  }
+// Row k of p += row k + H, for k < H, then the same for H / 2 ... 1: the pairwise sums of p's K
+// rows (in a fixed order), a row at a time, with bounds the compiler can vectorise.
+template <int H, int N>
+inline void fold_halves(float (*p)[N]) {
+  for (int k = 0; k < H; ++k)
+    for (int n = 0; n < N; ++n) p[k][n] += p[k + H][n];
+  if constexpr (H > 1) fold_halves<H / 2, N>(p);
 }
 
 template <class T>
@@ -158,47 +156,55 @@ inline void store_matrix_sync(float* p, const fragment<accumulator, M, N, K, flo
     p[detail::offset(Tile::row(first + i), Tile::col(first + i), ldm, layout == mem_row_major)] = f.x[i];
 }
 
-// d = a b + c over the warp: the lanes meet once to see each other's a and b, each computes its
-// own elements of d, and they meet again before any writes d (which may be a, b or c of any lane).
+// d = a b + c over the warp, in one meeting: each lane deposits where its operands are, and the
+// first lane to run on afterwards (when none has run on yet, so every lane's a, b, c and d are
+// still as they were) computes the whole tile and writes every lane's d; the others find theirs
+// done. Each element of d: the K products (exact in float for bf16), summed pairwise, then added
+// to c. The tile is widened to float once and the sums run over a row of d at a time.
 template <int M, int N, int K, class LA, class LB>
 inline void mma_sync(fragment<accumulator, M, N, K, float>& d, const fragment<matrix_a, M, N, K, __nv_bfloat16, LA>& a,
                      const fragment<matrix_b, M, N, K, __nv_bfloat16, LB>& b,
                      const fragment<accumulator, M, N, K, float>& c) {
   using A = fragment<matrix_a, M, N, K, __nv_bfloat16, LA>;
   using B = fragment<matrix_b, M, N, K, __nv_bfloat16, LB>;
+  using D = fragment<accumulator, M, N, K, float>;
   struct Operands {
     const A* a;
     const B* b;
-  } const mine{&a, &b};
+    const D* c;
+    D* d;
+    bool done;
+  } mine{&a, &b, &c, &d, false};
   unsigned group;
   const unsigned long long* all =
       hone_emu_warp_gather(0xffffffffu, "wmma::mma_sync", reinterpret_cast<unsigned long long>(&mine), &group);
   detail::require_whole_warp(group);
-  const Operands* lanes[32];
-  for (int l = 0; l < 32; ++l) lanes[l] = reinterpret_cast<const Operands*>(all[l]);
+  if (mine.done) return;
+  Operands* lanes[32];
+  for (int l = 0; l < 32; ++l) lanes[l] = reinterpret_cast<Operands*>(all[l]);
 
-  // A lane's elements of d lie in one row of d (num_elements divides N), and every lane holds a
-  // whole run of k of a row of a or of a column of b (its num_elements divides K). Each element
-  // of d: the 16 products (exact in float for bf16), summed pairwise, then added to c.
-  constexpr int EA = A::num_elements, EB = B::num_elements, ED = fragment<accumulator, M, N, K, float>::num_elements;
-  static_assert(K % EA == 0 && K % EB == 0 && N % ED == 0, "a lane's share of a tile is a run of k");
-  const int first = static_cast<int>(hone_emu::lane_id()) * ED;
-  const int r = first / N;
-  float arow[K];
-  for (int part = 0; part < K / EA; ++part)
-    for (int e = 0; e < EA; ++e) arow[part * EA + e] = __bfloat162float(lanes[r * K / EA + part]->a->x[e]);
-  float out[ED];
-  for (int i = 0; i < ED; ++i) {
-    const int col = (first + i) % N;
-    float p[K];
-    for (int part = 0; part < K / EB; ++part) {
-      const __nv_bfloat16* column = lanes[col * K / EB + part]->b->x;
-      for (int e = 0; e < EB; ++e) p[part * EB + e] = arow[part * EB + e] * __bfloat162float(column[e]);
-    }
-    out[i] = c.x[i] + detail::pairwise_sum<K>(p);
+  using TA = detail::Tile<matrix_a, M, N, K>;
+  using TB = detail::Tile<matrix_b, M, N, K>;
+  constexpr int EA = A::num_elements, EB = B::num_elements, ED = D::num_elements;
+  float at[M][K], bt[K][N], dt[M][N];
+  for (int l = 0; l < 32; ++l) {
+    for (int e = 0; e < EA; ++e) at[TA::row(l * EA + e)][TA::col(l * EA + e)] = __bfloat162float(lanes[l]->a->x[e]);
+    for (int e = 0; e < EB; ++e) bt[TB::row(l * EB + e)][TB::col(l * EB + e)] = __bfloat162float(lanes[l]->b->x[e]);
   }
-  hone_emu_warp_gather(0xffffffffu, "wmma::mma_sync", 0, &group);
-  for (int i = 0; i < ED; ++i) d.x[i] = out[i];
+  for (int r = 0; r < M; ++r) {
+    float p[K][N];
+    for (int k = 0; k < K; ++k)
+      for (int n = 0; n < N; ++n) p[k][n] = at[r][k] * bt[k][n];
+    detail::fold_halves<K / 2, N>(p);
+    for (int n = 0; n < N; ++n) dt[r][n] = p[0][n];
+  }
+  float out[32][ED];  // every lane's c is read before any d is written
+  for (int l = 0; l < 32; ++l)
+    for (int i = 0; i < ED; ++i) out[l][i] = lanes[l]->c->x[i] + dt[(l * ED + i) / N][(l * ED + i) % N];
+  for (int l = 0; l < 32; ++l) {
+    for (int i = 0; i < ED; ++i) lanes[l]->d->x[i] = out[l][i];
+    lanes[l]->done = true;
+  }
 }
 
 }  // namespace wmma
