@@ -15,6 +15,7 @@
 #include "runtime/nvrtc_compiler.hpp"
 #include "validator/candidate_validation.hpp"
 #include "validator/device_rate.hpp"
+#include "validator/evaluation_request.hpp"
 #include "validator/job_estimate.hpp"
 
 namespace hone {
@@ -159,7 +160,7 @@ class Gate {
       }
       const EntryTask t = entry_task(*e, kind_, opt_);
       work.push_back({static_cast<double>(it->second.bytes.eval(t.shape)), static_cast<double>(it->second.flops.eval(t.shape)),
-                      with_baseline ? 2u : 1u});
+                      with_baseline ? 2u : 1u, static_cast<double>(buffer_bytes_at(it->second, t.shape))});
     }
     const DeviceRate rate = device_rate(info_);
     return estimate_lines(estimate_job(work, rate), rate, info_.id(),

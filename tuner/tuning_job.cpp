@@ -16,6 +16,7 @@
 #include "tuner/proposer_factory.hpp"
 #include "tuner/db_records.hpp"
 #include "validator/device_rate.hpp"
+#include "validator/evaluation_request.hpp"
 #include "validator/job_estimate.hpp"
 #include "validator/worker.hpp"
 
@@ -101,7 +102,8 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
       ++done_before;
       continue;
     }
-    work.push_back({static_cast<double>(op.bytes.eval(tasks[i].shape)), static_cast<double>(op.flops.eval(tasks[i].shape)), per_task});
+    work.push_back({static_cast<double>(op.bytes.eval(tasks[i].shape)), static_cast<double>(op.flops.eval(tasks[i].shape)), per_task,
+                    static_cast<double>(buffer_bytes_at(op, tasks[i].shape))});
     expected[i] = estimate_job({work.back()}, rate).seconds;
   }
   JobPace pace;

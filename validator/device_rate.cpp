@@ -1,9 +1,12 @@
 #include "validator/device_rate.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstring>
 
 #include <fmt/format.h>
 
+#include "core/host_tensor.hpp"
 #include "runtime/device_select.hpp"
 #include "runtime/emu_compiler.hpp"
 #include "runtime/nvrtc_compiler.hpp"
@@ -87,9 +90,20 @@ DeviceRate measure_emu_rate(long long elements, int reps) {
   return rate;
 }
 
+double measure_host_rate(std::size_t elements) {
+  const auto start = std::chrono::steady_clock::now();
+  Rng rng(1);
+  const HostTensor drawn = generate_tensor(DType::bf16, elements, InputDist{}, rng);
+  const HostTensor copy = drawn;
+  const bool same = std::memcmp(copy.bytes.data(), drawn.bytes.data(), drawn.size_bytes()) == 0;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return same && s > 0 ? static_cast<double>(drawn.size_bytes()) / s : 0;
+}
+
 DeviceRate device_rate(const DeviceInfo& device) {
   DeviceRate rate = launch_rate(device);
   rate.compile_s = measure_compile_seconds(device.arch.empty() ? "sm_90" : device.arch);
+  if (rate.launches_known()) rate.host_bytes_per_s = measure_host_rate();
   return rate;
 }
 

@@ -10,7 +10,7 @@
 
 namespace hone {
 
-/// The launch rate and the measured NVRTC compile time.
+/// The launch rate, the measured NVRTC compile time and, where kernels run, the host's rate.
 DeviceRate device_rate(const DeviceInfo& device);
 
 /// The launch rate alone (compile_s stays 0).
@@ -19,6 +19,10 @@ DeviceRate launch_rate(const DeviceInfo& device);
 /// Seconds NVRTC takes here for a small kernel that includes the bf16 header, as the family
 /// kernels do; 0 when it cannot compile for `arch`.
 double measure_compile_seconds(const std::string& arch);
+
+/// Bytes a second the host draws as inputs (normal bf16, all cores), copies and compares: a
+/// buffer of `elements` elements, timed once.
+double measure_host_rate(std::size_t elements = std::size_t{1} << 23);
 
 /// The emu measurement alone: two launches of a kernel over `elements` floats, one doing a
 /// multiply-add per element and one doing `reps` of them. Throws std::runtime_error when the

@@ -58,9 +58,13 @@ std::uint64_t request_buffer_bytes(const OpSpec& op, const EvaluationRequest& r)
   Bindings largest = r.shape;
   for (const auto& [symbol, bucket] : r.buckets)
     if (largest.count(symbol)) largest[symbol] = std::max(largest[symbol], bucket.hi);
+  return buffer_bytes_at(op, largest);
+}
+
+std::uint64_t buffer_bytes_at(const OpSpec& op, const Bindings& shape) {
   std::uint64_t bytes = 0;
   for (const auto& a : op.args)
-    if (a.pointer) bytes += static_cast<std::uint64_t>(a.elements(largest)) * dtype_size(a.dtype);
+    if (a.pointer) bytes += static_cast<std::uint64_t>(a.elements(shape)) * dtype_size(a.dtype);
   return bytes;
 }
 

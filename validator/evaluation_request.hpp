@@ -65,6 +65,9 @@ struct EvaluationRequest {
 /// at its bucket's top): what the worker's memory limit must leave room for, several times over.
 std::uint64_t request_buffer_bytes(const OpSpec& op, const EvaluationRequest& r);
 
+/// The bytes of every buffer `op` takes at `shape`.
+std::uint64_t buffer_bytes_at(const OpSpec& op, const Bindings& shape);
+
 void to_json(nlohmann::json& j, const EvaluationRequest& r);
 void from_json(const nlohmann::json& j, EvaluationRequest& r);
 

@@ -13,6 +13,10 @@ double launch_seconds(const TaskWork& task, const DeviceRate& rate) {
   return std::max(moving, computing);
 }
 
+double host_seconds(const TaskWork& task, const DeviceRate& rate) {
+  return rate.host_bytes_per_s > 0 ? kHostPassesPerCandidate * task.buffer_bytes / rate.host_bytes_per_s : 0;
+}
+
 JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate, int launches_per_candidate) {
   JobEstimate e;
   e.known = rate.known();
@@ -21,7 +25,8 @@ JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& r
   e.launches_per_candidate = launches_per_candidate;
   for (const auto& t : tasks) {
     e.candidates += t.candidates;
-    e.seconds += (rate.compile_s + launch_seconds(t, rate) * launches_per_candidate) * static_cast<double>(t.candidates);
+    const double launches = e.launches ? launch_seconds(t, rate) * launches_per_candidate + host_seconds(t, rate) : 0;
+    e.seconds += (rate.compile_s + launches) * static_cast<double>(t.candidates);
   }
   if (!e.known) e.seconds = 0;
   return e;
@@ -58,11 +63,15 @@ std::vector<std::string> estimate_lines(const JobEstimate& e, const DeviceRate& 
   else
     out.push_back(fmt::format("expected time on {}: {} for {} tasks, {} kernels ({}; {})", device, how_long, e.tasks, e.candidates,
                               rate.source, compile));
-  const std::string launches =
+  std::string launches =
       e.launches ? fmt::format("{} launches per kernel at the task's shape (checks, reference and timing), each as slow as the "
                                "spec's bytes or flops at that rate",
                                e.launches_per_candidate)
                  : std::string("no launches");
+  if (e.launches && rate.host_bytes_per_s > 0)
+    launches += fmt::format(", and the host drawing, copying and comparing every buffer {} times a kernel at {:.3g} GB/s "
+                            "(measured here)",
+                            kHostPassesPerCandidate, rate.host_bytes_per_s / 1e9);
   out.push_back(fmt::format("the estimate assumes {} per task, one NVRTC compile each as long as a small kernel's here and {}; "
                             "emu's host compiles and worker start-up are not counted{}",
                             per_task, launches, left_out.empty() ? "" : "; " + left_out));

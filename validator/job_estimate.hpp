@@ -17,6 +17,10 @@ struct DeviceRate {
   double flops_per_s = 0;
   std::string source;  // where the figures come from: "measured on emu by a calibration launch"
   double compile_s = 0;  // what NVRTC takes for one kernel here, measured; 0 where unknown
+  // bytes a second the host draws as inputs, copies and compares, measured; 0 where unknown. The
+  // validator does that to every buffer several times a kernel, whatever the device: with an MoE
+  // layer's 2 GB of expert weights it outweighs the launches.
+  double host_bytes_per_s = 0;
 
   bool launches_known() const { return bytes_per_s > 0 || flops_per_s > 0; }
   bool known() const { return launches_known() || compile_s > 0; }
@@ -28,6 +32,7 @@ struct TaskWork {
   double bytes = 0;
   double flops = 0;
   std::size_t candidates = 1;
+  double buffer_bytes = 0;  // every argument buffer at the task's shape: what the host draws and copies
 };
 
 /// Launches per candidate at the task's shape, the reference's launches beside it counted too:
@@ -36,6 +41,14 @@ struct TaskWork {
 /// timed samples. The hidden tests' smaller shapes are counted at the task's shape: an upper
 /// bound rather than a guess below.
 constexpr int kLaunchesPerCandidate = 24;
+
+/// Times the host draws, copies and compares every buffer of a task per candidate, the
+/// reference's runs beside it counted too: the reference check's seeds and input cases, the
+/// hidden cases, the timing inputs and the check after timing each draw the buffers afresh (so
+/// that a kernel cannot learn which inputs it will see), upload them and compare what comes back.
+/// Set from `hone check` on emu at Qwen3-Next's MoE shape, whose buffers dwarf its launches
+/// (README, "Expected time").
+constexpr int kHostPassesPerCandidate = 6;
 
 struct JobEstimate {
   bool known = false;        // false: the rate is unknown, `seconds` means nothing
@@ -49,6 +62,10 @@ struct JobEstimate {
 /// Seconds one launch of `task` takes at `rate` (the slower of its bytes and its flops); 0 when
 /// the rate is unknown.
 double launch_seconds(const TaskWork& task, const DeviceRate& rate);
+
+/// Seconds the host spends on one candidate's buffers of `task` (kHostPassesPerCandidate passes);
+/// 0 when the host rate is unknown.
+double host_seconds(const TaskWork& task, const DeviceRate& rate);
 
 JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate,
                          int launches_per_candidate = kLaunchesPerCandidate);

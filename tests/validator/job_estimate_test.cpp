@@ -72,6 +72,26 @@ TEST_CASE("job estimate: each kernel adds its compile") {
   CHECK(estimate_job({{1e9, 0, 2}}, r, 1).seconds == doctest::Approx(without + 1.0));
 }
 
+TEST_CASE("job estimate: each kernel adds the host's passes over the task's buffers, where kernels run") {
+  DeviceRate r = rate_of(1, 1);
+  const TaskWork moe{1e6, 0, 2, 2e9};  // a launch reads little, the buffers hold 2 GB
+  const double without = estimate_job({moe}, r, 1).seconds;
+  r.host_bytes_per_s = 1e9;
+  CHECK(host_seconds(moe, r) == doctest::Approx(kHostPassesPerCandidate * 2.0));
+  CHECK(estimate_job({moe}, r, 1).seconds == doctest::Approx(without + 2 * kHostPassesPerCandidate * 2.0));
+  const auto lines = estimate_lines(estimate_job({moe}, r, 1), r, "emu:cpu", "2 kernels");
+  CHECK_MESSAGE(lines[1].find("comparing every buffer 6 times a kernel at 1 GB/s") != std::string::npos, lines[1]);
+
+  DeviceRate none = r;  // nothing launches: no inputs are drawn
+  none.bytes_per_s = none.flops_per_s = 0;
+  none.compile_s = 0.5;
+  CHECK(estimate_job({moe}, none, 1).seconds == doctest::Approx(1.0));
+}
+
+TEST_CASE("job estimate: the host's rate is measured where kernels run") {
+  CHECK(measure_host_rate(1 << 16) > 1e6);  // more than a megabyte a second on any machine
+}
+
 TEST_CASE("job estimate: a known rate prints the time and what it assumes") {
   const JobEstimate e = estimate_job({{3e9, 0, 2}}, rate_of(1, 1), 24);
   const auto lines = estimate_lines(e, rate_of(1, 1), "emu:cpu", "a candidate and the reference");
