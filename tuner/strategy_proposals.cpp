@@ -1,6 +1,5 @@
 #include "tuner/strategy_proposals.hpp"
 
-#include <algorithm>
 #include <numeric>
 #include <set>
 
@@ -20,7 +19,10 @@ StrategyProposals::StrategyProposals(std::size_t space_size, std::uint64_t seed,
   if (strata.size() != space_size) return;
   // Each stratum's first point in the permutation moves to the front, in permutation order.
   std::set<std::size_t> seen;
-  std::stable_partition(order_.begin(), order_.end(), [&](std::size_t p) { return seen.insert(strata[p]).second; });
+  std::vector<std::size_t> firsts, rest;
+  for (std::size_t p : order_) (seen.insert(strata[p]).second ? firsts : rest).push_back(p);
+  firsts.insert(firsts.end(), rest.begin(), rest.end());
+  order_ = std::move(firsts);
 }
 
 std::size_t StrategyProposals::take(std::size_t point) {
