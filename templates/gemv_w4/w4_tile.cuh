@@ -9,10 +9,19 @@ struct alignas(4 * WORDS) Int4Pack {
   unsigned int v[WORDS];
 };
 
+// The bf16 pair (128 + q[j], 128 + q[j + 4]) of one word, with no conversion: nibbles j and j + 4
+// masked into the low mantissa bits of a pair of 128.0s (0x4300).
+__device__ __forceinline__ __nv_bfloat162 biased_pair(unsigned int word, int j) {
+  const unsigned int two = ((word >> (4 * j)) & 0x000f000fu) | 0x43004300u;
+  __nv_bfloat162_raw raw;
+  raw.x = static_cast<unsigned short>(two & 0xffffu);
+  raw.y = static_cast<unsigned short>(two >> 16);
+  return __nv_bfloat162(raw);
+}
+
 // The 8 codes q of one word as floats, q[j] from bits 4j..4j+3. UNPACK 0: shift, mask and an
-// int-to-float conversion per code. UNPACK 1: two codes at a time with no conversion: the
-// nibbles j and j+4 are masked into the low mantissa bits of two bf16 128.0s (0x4300), which
-// makes the bf16 pair (128 + q[j], 128 + q[j+4]), widened and offset by 128.
+// int-to-float conversion per code. UNPACK 1: two codes at a time with no conversion, the biased
+// pair widened and offset by 128.
 template <int UNPACK>
 __device__ __forceinline__ void unpack_word(unsigned int word, float* q) {
   if constexpr (UNPACK == 0) {
@@ -21,11 +30,7 @@ __device__ __forceinline__ void unpack_word(unsigned int word, float* q) {
   } else {
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
-      const unsigned int two = ((word >> (4 * j)) & 0x000f000fu) | 0x43004300u;
-      __nv_bfloat162_raw raw;
-      raw.x = static_cast<unsigned short>(two & 0xffffu);
-      raw.y = static_cast<unsigned short>(two >> 16);
-      const float2 f = __bfloat1622float2(__nv_bfloat162(raw));
+      const float2 f = __bfloat1622float2(biased_pair(word, j));
       q[j] = f.x - 128.0f;
       q[j + 4] = f.y - 128.0f;
     }
@@ -33,17 +38,13 @@ __device__ __forceinline__ void unpack_word(unsigned int word, float* q) {
 }
 
 // The 8 weights q - z of one word as bf16, for the tensor cores: whole numbers -15..15, which
-// bf16 holds exactly. As UNPACK 1, nibbles j and j+4 are masked into the low mantissa bits of a
-// bf16 pair of 128.0; one paired subtraction of (128 + z) (exact in bf16 too) leaves q - z.
+// bf16 holds exactly: one paired subtraction of (128 + z) (exact in bf16 too) from the biased
+// pair leaves q - z.
 __device__ __forceinline__ Bf16Pack<8> centred_codes(unsigned int word, __nv_bfloat162 offset) {
   Bf16Pack<8> v;
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
-    __nv_bfloat162_raw raw;
-    const unsigned int two = ((word >> (4 * j)) & 0x000f000fu) | 0x43004300u;
-    raw.x = static_cast<unsigned short>(two & 0xffffu);
-    raw.y = static_cast<unsigned short>(two >> 16);
-    const __nv_bfloat162 d = __hsub2(__nv_bfloat162(raw), offset);
+    const __nv_bfloat162 d = __hsub2(biased_pair(word, j), offset);
     v.v[j] = d.x;
     v.v[j + 4] = d.y;
   }
