@@ -73,34 +73,47 @@ std::vector<double> row_scales(const InputDist& dist, Rng& rng, std::size_t rows
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows) {
   HostTensor t(dtype, n);
   if (rows == 0 || n % rows != 0) rows = 1;
-  const std::size_t per_row = n / rows;
-  const std::vector<double> scale = row_scales(dist, rng, rows);
-  const std::size_t stretches = (n + kStretch - 1) / kStretch;
+  draw_spans(t, dist, rng, row_scales(dist, rng, rows), {{0, n}});
+  return t;
+}
+
+void draw_spans(HostTensor& t, const InputDist& dist, Rng& rng, const std::vector<double>& row_scale,
+                const ElementSpans& spans) {
+  // Where each span starts when the spans are laid end to end.
+  std::vector<std::size_t> starts(spans.size() + 1, 0);
+  for (std::size_t s = 0; s < spans.size(); ++s) starts[s + 1] = starts[s] + (spans[s].second - spans[s].first);
+  const std::size_t total = starts.back();
+  const std::size_t per_row = row_scale.empty() ? std::max<std::size_t>(t.count, 1) : t.count / row_scale.size();
+  const std::size_t stretches = (total + kStretch - 1) / kStretch;
   std::vector<std::uint64_t> seeds(stretches);
   for (auto& seed : seeds) seed = rng.next();
   const bool uniform = dist.kind == "uniform";
   for_each_stretch(stretches, [&](std::size_t c) {
     Rng stream(seeds[c]);
-    const std::size_t begin = c * kStretch, end = std::min(n, begin + kStretch);
-    // Drawn in doubles a chunk at a time, then stored in the tensor's type in one pass.
+    const std::size_t begin = c * kStretch, end = std::min(total, begin + kStretch);
+    std::size_t span = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), begin) - starts.begin()) - 1;
+    // Drawn in doubles a chunk at a time, then stored in the tensor's type in one pass; a chunk
+    // ends where its span does, so that it is stored contiguously.
     constexpr std::size_t kChunk = 4096;
     double values[kChunk];
-    std::size_t row = begin / per_row, left_in_row = per_row - begin % per_row;
-    for (std::size_t first = begin; first < end; first += kChunk) {
-      const std::size_t count = std::min(kChunk, end - first);
+    for (std::size_t at = begin; at < end;) {
+      while (at >= starts[span + 1]) ++span;
+      const std::size_t first = spans[span].first + (at - starts[span]);
+      const std::size_t count = std::min({kChunk, end - at, starts[span + 1] - at});
       if (!uniform) fill_standard_normal(stream, values, count);
+      std::size_t row = first / per_row, left_in_row = per_row - first % per_row;
       for (std::size_t k = 0; k < count; ++k) {
         const double v = uniform ? dist.lo + (dist.hi - dist.lo) * stream.uniform() : dist.mean + dist.std * values[k];
-        values[k] = v * scale[row];
+        values[k] = row_scale.empty() ? v : v * row_scale[row];
         if (--left_in_row == 0) {
           ++row;
           left_in_row = per_row;
         }
       }
       store_elements(t.bytes.data(), t.dtype, first, values, count);
+      at += count;
     }
   });
-  return t;
 }
 
 void poison(HostTensor& t, std::uint64_t garbage_seed) {

@@ -55,6 +55,15 @@ std::vector<double> row_scales(const InputDist& dist, Rng& rng, std::size_t rows
 /// elements get streams of their own, seeded from `rng`, and are filled on all cores.
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows = 1);
 
+/// Sorted, disjoint [first, second) element ranges of a buffer.
+using ElementSpans = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// Draws the elements of `spans` of `t` from `dist` the way generate_tensor draws a whole buffer
+/// (the spans taken end to end, a million elements a stream, on all cores), row r of `row_scale`
+/// elements (all of them when it is empty) times row_scale[r].
+void draw_spans(HostTensor& t, const InputDist& dist, Rng& rng, const std::vector<double>& row_scale,
+                const ElementSpans& spans);
+
 /// Fills a buffer with poison, so that an output element the kernel never writes cannot pass as
 /// correct: with `garbage_seed` 0 the NaN pattern (quiet NaN for floats, 0x7fffffff-style for
 /// integers); with another seed finite garbage drawn from it (numbers of the magnitudes outputs

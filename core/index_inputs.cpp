@@ -142,23 +142,21 @@ HostTensor generate_addressed(DType dtype, std::size_t n, const InputDist& dist,
                               const std::vector<ElementRange>& ranges, AddressedRest rest) {
   HostTensor t(dtype, n);
   if (rows == 0 || n % rows != 0) rows = 1;
-  const std::size_t per_row = rows ? n / rows : n;
   const std::vector<double> scale = row_scales(dist, rng, rows);
-  auto draw = [&](std::size_t i) {
-    const double v = dist.kind == "uniform" ? dist.lo + (dist.hi - dist.lo) * rng.uniform() : rng.normal(dist.mean, dist.std);
-    t.set(i, v * scale[per_row ? i / per_row : 0]);
-  };
   if (rest == AddressedRest::poison) {
     fill_poison(t, 0, n);
   } else {
     // One block drawn at the front, then copied over the whole buffer; the ranges are drawn afresh below.
     const std::size_t block = std::min<std::size_t>(n, 4096), size = dtype_size(dtype);
-    for (std::size_t i = 0; i < block; ++i) draw(i);
+    draw_spans(t, dist, rng, scale, {{0, block}});
     for (std::size_t at = block; at < n; at += block)
       std::memcpy(t.bytes.data() + at * size, t.bytes.data(), std::min(block, n - at) * size);
   }
-  for (const auto& r : ranges)
-    for (auto i = static_cast<std::size_t>(r.begin); i < static_cast<std::size_t>(r.end); ++i) draw(i);
+  // The addressed elements of a long context's KV cache are billions: drawn on all cores.
+  ElementSpans spans;
+  spans.reserve(ranges.size());
+  for (const auto& r : ranges) spans.emplace_back(static_cast<std::size_t>(r.begin), static_cast<std::size_t>(r.end));
+  draw_spans(t, dist, rng, scale, spans);
   return t;
 }
 

@@ -249,8 +249,11 @@ struct SpecReader {
         fail(where + ": " + e.what());
       }
       if (!v.is_object() || !v.contains("atol") || !v.contains("rtol") || !v["atol"].is_number() || !v["rtol"].is_number())
-        fail(where + "." + k + " must be {\"atol\": number, \"rtol\": number}");
-      out[t] = Tolerance{v["atol"].get<double>(), v["rtol"].get<double>()};
+        fail(where + "." + k + " must be {\"atol\": number, \"rtol\": number, [\"row_rtol\": number]}");
+      known_keys(v, where + "." + k, {"atol", "rtol", "row_rtol"});
+      if (v.contains("row_rtol") && (!v["row_rtol"].is_number() || v["row_rtol"].get<double>() < 0))
+        fail(where + "." + k + ".row_rtol must be a number >= 0");
+      out[t] = Tolerance{v["atol"].get<double>(), v["rtol"].get<double>(), v.value("row_rtol", 0.0)};
     }
     return out;
   }

@@ -19,9 +19,15 @@
 
 namespace hone {
 
+/// An element passes when |got - expected| <= atol + rtol * |expected| + row_rtol * rms(row), the
+/// row being the expected output's row (index of the first dim). row_rtol is for sums over a long
+/// K: their rounding error follows the magnitude of the terms, not of the result, so an element
+/// that cancels to near zero in a row of large values carries that row's error (tensor cores,
+/// which sum in fp32 but truncate, showed it on an H200 in a row scaled 644x).
 struct Tolerance {
   double atol = 0.0;
   double rtol = 0.0;
+  double row_rtol = 0.0;
 };
 
 /// How an input buffer is filled: normal(mean, std) or uniform(lo, hi), before rounding to its

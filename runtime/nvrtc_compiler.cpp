@@ -109,6 +109,12 @@ std::string cuda_include_dir() {
   return HONE_CUDA_INCLUDE_DIR;
 }
 
+NvrtcResult until_reported(const std::function<NvrtcResult()>& compile, int attempts) {
+  NvrtcResult out = compile();
+  for (int tried = 1; tried < attempts && out.ok && out.usage.empty(); ++tried) out = compile();
+  return out;
+}
+
 NvrtcResult nvrtc_compile(const NvrtcRequest& req) {
   const int number = arch_number(req.arch);
   auto supported = nvrtc_supported_archs();
@@ -131,15 +137,20 @@ NvrtcResult nvrtc_compile(const NvrtcRequest& req) {
   std::vector<std::string> options = verbose;
   if (has_ptxas) options.pop_back();
 
-  NvrtcResult out;
-  auto start = std::chrono::steady_clock::now();
-  nvrtcResult rc = compile_once(req, verbose, out, true);
-  out.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  out.ok = rc == NVRTC_SUCCESS;
-  if (out.ok) {
-    if (has_ptxas) out.usage = parse_ptxas_info(out.log);
-    return out;
-  }
+  nvrtcResult rc = NVRTC_SUCCESS;
+  auto compile = [&] {
+    NvrtcResult attempt;
+    auto start = std::chrono::steady_clock::now();
+    rc = compile_once(req, verbose, attempt, true);
+    attempt.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    attempt.ok = rc == NVRTC_SUCCESS;
+    if (attempt.ok && has_ptxas) attempt.usage = parse_ptxas_info(attempt.log);
+    return attempt;
+  };
+  // A source without a kernel is reported empty every time: three compiles, then the static
+  // stage says no entry was found.
+  NvrtcResult out = has_ptxas ? until_reported(compile, 3) : compile();
+  if (out.ok) return out;
   if (has_ptxas) {
     // With -Xptxas=-v, NVRTC's log carries ptxas's info lines but not a ptxas error: compile
     // again without it to get the error text.

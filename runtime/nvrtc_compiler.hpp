@@ -1,6 +1,7 @@
 #pragma once
 // NVRTC: CUDA C++ to PTX and CUBIN for a named architecture, with ptxas's resource usage for
 // every entry. Needs no GPU.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ struct NvrtcResult {
 /// Compiles; never throws for a bad kernel (ok=false, the compiler's error in log). Throws
 /// std::invalid_argument for an architecture NVRTC does not support.
 NvrtcResult nvrtc_compile(const NvrtcRequest& request);
+
+/// Runs `compile` until a successful result carries ptxas's report of at least one entry, at most
+/// `attempts` times, and returns the last result. On an H200 host NVRTC once returned a
+/// successful compile with an empty log (2 of 110 compiles, 16 threads compiling at once): the
+/// kernel was fine, and only its resource report was lost.
+NvrtcResult until_reported(const std::function<NvrtcResult()>& compile, int attempts);
 
 /// "nvrtc 13.0", the compiler identity stored with every compile.
 std::string nvrtc_identity();

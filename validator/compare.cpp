@@ -7,11 +7,33 @@
 
 namespace hone {
 
-Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol, const CheckedElements& only) {
+namespace {
+
+// The rms of each row's finite checked elements.
+std::vector<double> row_rms(const HostTensor& t, const CheckedElements& only, std::size_t row_length) {
+  const std::size_t rows = (t.count + row_length - 1) / row_length;
+  std::vector<double> squares(rows, 0.0), counts(rows, 0.0);
+  for_each_checked(t.count, only, [&](std::size_t i) {
+    const double v = t.at(i);
+    if (!std::isfinite(v)) return;
+    squares[i / row_length] += v * v;
+    counts[i / row_length] += 1;
+  });
+  for (std::size_t r = 0; r < rows; ++r) squares[r] = counts[r] > 0 ? std::sqrt(squares[r] / counts[r]) : 0.0;
+  return squares;
+}
+
+}  // namespace
+
+Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol, const CheckedElements& only,
+                           std::size_t row_length) {
   Comparison c;
+  if (row_length == 0 || row_length > expected.count) row_length = std::max<std::size_t>(expected.count, 1);
+  const std::vector<double> rms = tol.row_rtol > 0 ? row_rms(expected, only, row_length) : std::vector<double>{};
   for_each_checked(expected.count, only, [&](std::size_t i) {
     const double e = expected.at(i), g = got.at(i);
-    const double bound = tol.atol + tol.rtol * std::fabs(e);
+    const double row = rms.empty() ? 0.0 : rms[i / row_length];
+    const double bound = tol.atol + tol.rtol * std::fabs(e) + tol.row_rtol * row;
     double err = std::fabs(g - e);
     double ratio;
     if (std::isnan(g) || std::isnan(e) || std::isinf(g) || std::isinf(e)) {
@@ -29,6 +51,7 @@ Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, co
       c.worst_index = static_cast<std::int64_t>(i);
       c.got = g;
       c.expected = e;
+      c.row_rms = row;
     }
   });
   return c;

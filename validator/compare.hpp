@@ -11,16 +11,19 @@
 namespace hone {
 
 struct Comparison {
-  std::int64_t mismatches = 0;     // elements outside atol + rtol * |expected|, NaN and Inf included
+  std::int64_t mismatches = 0;     // elements outside their bound, NaN and Inf included
   std::int64_t worst_index = -1;   // flat index of the element furthest outside (or closest to) the bound
-  double worst_ratio = 0;          // |got - expected| / (atol + rtol * |expected|) there
+  double worst_ratio = 0;          // |got - expected| / bound there
   double max_abs_err = 0;
   double got = 0, expected = 0;    // at worst_index
+  double row_rms = 0;              // the rms of the expected row there (with a row_rtol)
 };
 
 /// The elements of `only` (every one when it is empty) under the tolerance; indices stay flat.
+/// A row is `row_length` consecutive elements (0: the whole buffer); its rms, over the finite
+/// expected elements checked, is what the tolerance's row_rtol scales.
 Comparison compare_buffers(const HostTensor& got, const HostTensor& expected, const Tolerance& tol,
-                           const CheckedElements& only = {});
+                           const CheckedElements& only = {}, std::size_t row_length = 0);
 
 /// The elements of an in-out buffer the reference leaves alone: unchanged bit for bit from
 /// `before` to `after`, and, where there is a probe (a launch on the buffer filled with

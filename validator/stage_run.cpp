@@ -153,14 +153,16 @@ std::string StageRun::compare(const RunResult& got, const RunResult& expected, c
     for (const auto& d : arg.dims) extents.push_back(d.eval(shape));
     static const CheckedElements kEvery;
     const CheckedElements& only = k < expected.checked.size() ? expected.checked[k] : kEvery;
-    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol, only);
+    const std::size_t row_length = extents.empty() || extents.front() <= 0 ? 0 : expected.outputs[k].second.count / extents.front();
+    const Comparison c = compare_buffers(got.outputs[k].second, expected.outputs[k].second, tol, only, row_length);
     max_abs_err = std::max(max_abs_err, c.max_abs_err);
     if (c.mismatches > 0 || worst.buffer.empty()) worst = {arg.name, format_index(c.worst_index, extents), c.got, c.expected};
     if (c.mismatches > 0)
       return fmt::format("{} of {} elements of '{}' differ from the reference ({}); worst {}{}: got {:.6g}, expected {:.6g}, "
-                         "tolerance {:.3g} + {:.3g}*|expected|",
+                         "tolerance {:.3g} + {:.3g}*|expected|{}",
                          c.mismatches, expected.outputs[k].second.count, arg.name, what, arg.name, worst.index, c.got,
-                         c.expected, tol.atol, tol.rtol);
+                         c.expected, tol.atol, tol.rtol,
+                         tol.row_rtol > 0 ? fmt::format(" + {:.3g}*rms(row) (rms {:.4g})", tol.row_rtol, c.row_rms) : "");
     if (arg.role == ArgRole::InOut && k < got.before.size() && k < expected.kept.size()) {
       const HostTensor &g = got.outputs[k].second, &e = expected.outputs[k].second;
       const std::int64_t changed = first_change_of_kept(got.before[k], g, expected.kept[k], only);

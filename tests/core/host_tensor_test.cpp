@@ -42,3 +42,44 @@ TEST_CASE("host tensor: a normal fill has the asked mean and spread, neighbours 
   CHECK(std::isfinite(t.at(n - 1)));
   CHECK(t.at(n - 1) != t.at(n - 2));
 }
+
+// A KV cache's addressed pages are drawn as the spans of one stream laid end to end: splitting the
+// same elements into spans, across a stretch's boundary and with gaps between, moves values, never
+// changes them.
+TEST_CASE("host tensor: spans are drawn as one buffer laid end to end, and nothing between them is touched") {
+  InputDist dist;
+  const std::size_t first = 1'500'000, second = 700'000, gap_at = 2'000'000, n = 3'000'000;
+  HostTensor whole(DType::f32, first + second), spans(DType::f32, n);
+  Rng a(42), b(42);
+  draw_spans(whole, dist, a, {}, {{0, first + second}});
+  for (std::size_t i = 0; i < n; ++i) spans.set(i, -7.0);
+  draw_spans(spans, dist, b, {}, {{10, 10 + first}, {gap_at, gap_at + second}});
+  std::size_t moved = 0, untouched = 0;
+  for (std::size_t i = 0; i < first; ++i) moved += spans.at(10 + i) == whole.at(i);
+  for (std::size_t i = 0; i < second; ++i) moved += spans.at(gap_at + i) == whole.at(first + i);
+  for (std::size_t i = 0; i < 10; ++i) untouched += spans.at(i) == -7.0;
+  for (std::size_t i = 10 + first; i < gap_at; ++i) untouched += spans.at(i) == -7.0;
+  for (std::size_t i = gap_at + second; i < n; ++i) untouched += spans.at(i) == -7.0;
+  CHECK(moved == first + second);
+  CHECK(untouched == n - first - second);
+
+  // generate_tensor is the one-span case.
+  Rng c(42);
+  const HostTensor generated = generate_tensor(DType::f32, first + second, dist, c, 1);
+  Rng d(42);
+  HostTensor drawn(DType::f32, first + second);
+  draw_spans(drawn, dist, d, row_scales(dist, d, 1), {{0, first + second}});
+  CHECK(generated.bytes == drawn.bytes);
+}
+
+TEST_CASE("host tensor: a span's elements take the scale of the row they lie in") {
+  InputDist dist;
+  const std::size_t per_row = 100'000;
+  HostTensor t(DType::f32, 2 * per_row);
+  Rng rng(9);
+  draw_spans(t, dist, rng, {1.0, 1000.0}, {{per_row / 2, per_row + per_row / 2}});
+  double low = 0, high = 0;
+  for (std::size_t i = per_row / 2; i < per_row; ++i) low += t.at(i) * t.at(i);
+  for (std::size_t i = per_row; i < per_row + per_row / 2; ++i) high += t.at(i) * t.at(i);
+  CHECK(std::sqrt(high / low) == doctest::Approx(1000.0).epsilon(0.05));
+}

@@ -45,4 +45,16 @@ TEST_CASE("op specs: a key the spec format does not have is refused, naming wher
   write(spec);
   CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("input_cases[0]: unknown key 'tolerances'"), InputError);
   CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("spec.json"), InputError);
+
+  spec = original;
+  spec["tolerance"]["bf16"]["row_rtl"] = 0.001;
+  write(spec);
+  CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("tolerance.bf16: unknown key 'row_rtl'"), InputError);
+  spec["tolerance"]["bf16"].erase("row_rtl");
+  spec["tolerance"]["bf16"]["row_rtol"] = -0.001;
+  write(spec);
+  CHECK_THROWS_WITH_AS(load_op_spec(dir), doctest::Contains("row_rtol must be a number >= 0"), InputError);
+  spec["tolerance"]["bf16"]["row_rtol"] = 0.0005;
+  write(spec);
+  CHECK(load_op_spec(dir).tolerance.at(DType::bf16).row_rtol == doctest::Approx(0.0005));
 }

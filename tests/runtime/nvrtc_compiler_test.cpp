@@ -80,3 +80,33 @@ TEST_CASE("nvrtc: registers, stack and spills match what the ptxas binary report
   CHECK(r.usage["heavy"].spill_stores == std::stoi(m[2]));
   CHECK(r.usage["heavy"].spill_loads == std::stoi(m[3]));
 }
+
+TEST_CASE("nvrtc: a successful compile whose ptxas report came back empty is compiled again, a few times at most") {
+  auto result = [](bool ok, bool reported) {
+    NvrtcResult r;
+    r.ok = ok;
+    if (reported) r.usage["k"] = ResourceUsage{};
+    return r;
+  };
+  int calls = 0;
+  NvrtcResult second = until_reported([&] { return result(true, ++calls >= 2); }, 3);
+  CHECK(calls == 2);
+  CHECK(second.usage.count("k") == 1);
+
+  calls = 0;
+  NvrtcResult never = until_reported([&] { return ++calls, result(true, false); }, 3);
+  CHECK(calls == 3);
+  CHECK(never.ok);
+  CHECK(never.usage.empty());
+
+  calls = 0;
+  NvrtcResult failed = until_reported([&] { return ++calls, result(false, false); }, 3);
+  CHECK(calls == 1);  // a failed compile has no report to lose
+  CHECK_FALSE(failed.ok);
+}
+
+TEST_CASE("nvrtc: a source without a kernel compiles, with no entry in the report") {
+  NvrtcResult r = nvrtc_compile({"__device__ int twice(int v) { return 2 * v; }\n", "helper.cu", "sm_90", {}});
+  CHECK(r.ok);
+  CHECK(r.usage.empty());
+}

@@ -29,6 +29,39 @@ TEST_CASE("compare: tolerance is atol + rtol*|expected|, and NaN or Inf never pa
   CHECK(compare_buffers(g, e, {0.1, 0.05}).mismatches == 1);
 }
 
+// The H200's finding: a tensor-core sum (fp32, truncated) 0.0029 off an element that cancels to
+// 0.1025 in a row scaled 644x, whose other elements are near 825. Here 0.0075 off.
+TEST_CASE("compare: row_rtol allows each element a share of its own row's rms, not of another row's") {
+  const std::size_t n = 64;
+  HostTensor e(DType::f32, 2 * n), g(DType::f32, 2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    e.set(i, (i % 2 ? 825.0 : -825.0));  // row 0: large, rms 825
+    e.set(n + i, (i % 2 ? 1.0 : -1.0));  // row 1: rms 1
+  }
+  e.set(5, 0.1025);
+  for (std::size_t i = 0; i < 2 * n; ++i) g.set(i, e.at(i));
+  g.set(5, 0.11);
+  const Tolerance plain{0.001, 0.015625}, by_row{0.001, 0.015625, 1.0 / 2048};
+  CHECK(compare_buffers(g, e, plain, {}, n).mismatches == 1);
+  Comparison c = compare_buffers(g, e, by_row, {}, n);
+  CHECK(c.mismatches == 0);
+  CHECK(c.row_rms == doctest::Approx(825.0).epsilon(0.01));
+
+  // The same error in the row of rms 1 is outside: a small row does not borrow a large row's rms.
+  g.set(5, e.at(5));
+  e.set(n + 5, 0.1025);
+  g.set(n + 5, 0.11);
+  c = compare_buffers(g, e, by_row, {}, n);
+  CHECK(c.mismatches == 1);
+  CHECK(c.worst_index == static_cast<std::int64_t>(n + 5));
+  // Without rows, the whole buffer is one: its rms would hide the error, which is why rows are kept apart.
+  CHECK(compare_buffers(g, e, by_row).mismatches == 0);
+
+  // A sum kept in bf16 is off by about 2^-9 of the rms, four times what row_rtol allows.
+  for (std::size_t i = 0; i < 2 * n; ++i) g.set(i, e.at(i) * (1 + 1.0 / 512) + (i < n ? 825.0 : 1.0) / 512);
+  CHECK(compare_buffers(g, e, by_row, {}, n).mismatches > 0);
+}
+
 TEST_CASE("compare: an in-out element the reference keeps must keep its bits, whatever the tolerance") {
   HostTensor before(DType::bf16, 4);
   for (int i = 0; i < 4; ++i) before.set(i, 1.0 + i);

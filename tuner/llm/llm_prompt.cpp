@@ -59,7 +59,8 @@ std::string contract(const PromptInput& in) {
   for (const auto& [out, input] : op.aliases)
     s += "- '" + out + "' may be the same buffer as '" + input + "' (engines call it in place): it must be right both ways\n";
   for (const auto& [dtype, tol] : op.tolerance)
-    s += fmt::format("Outputs of {} must match the reference within {} + {} * |expected|.\n", dtype_name(dtype), tol.atol, tol.rtol);
+    s += fmt::format("Outputs of {} must match the reference within {} + {} * |expected|{}.\n", dtype_name(dtype), tol.atol,
+                     tol.rtol, tol.row_rtol > 0 ? fmt::format(" + {} * rms(the expected row)", tol.row_rtol) : "");
 
   s += "\n## The task\n";
   std::string fixed, dynamic;
