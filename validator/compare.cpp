@@ -12,15 +12,16 @@ namespace {
 // The rms of each row's finite checked elements.
 std::vector<double> row_rms(const HostTensor& t, const CheckedElements& only, std::size_t row_length) {
   const std::size_t rows = (t.count + row_length - 1) / row_length;
-  std::vector<double> squares(rows, 0.0), counts(rows, 0.0);
+  std::vector<double> sum_of_squares(rows, 0.0), counts(rows, 0.0), rms(rows, 0.0);
   for_each_checked(t.count, only, [&](std::size_t i) {
     const double v = t.at(i);
     if (!std::isfinite(v)) return;
-    squares[i / row_length] += v * v;
+    sum_of_squares[i / row_length] += v * v;
     counts[i / row_length] += 1;
   });
-  for (std::size_t r = 0; r < rows; ++r) squares[r] = counts[r] > 0 ? std::sqrt(squares[r] / counts[r]) : 0.0;
-  return squares;
+  for (std::size_t r = 0; r < rows; ++r)
+    if (counts[r] > 0) rms[r] = std::sqrt(sum_of_squares[r] / counts[r]);
+  return rms;
 }
 
 }  // namespace
