@@ -80,3 +80,87 @@ __device__ __forceinline__ void store_tiles(__nv_bfloat16* out, const WmmaAcc (&
       __syncwarp();
     }
 }
+
+// The warp's x fragments for one step of 16 columns from k0: straight from x when the block's
+// 16 * MF rows are all inside M, else through the warp's own `slot` of shared memory (16 * MF
+// rows of 16), rows past M as zeros, one 16-byte load a lane and tile. Only the warp meets.
+using WmmaX = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __nv_bfloat16, nvcuda::wmma::row_major>;
+template <int MF>
+__device__ __forceinline__ void load_x_step(WmmaX (&a)[MF], __nv_bfloat16* slot, const __nv_bfloat16* x, int m0, int M,
+                                            int K, int k0, bool whole) {
+  if (whole) {
+#pragma unroll
+    for (int i = 0; i < MF; ++i)
+      nvcuda::wmma::load_matrix_sync(a[i], x + static_cast<long long>(m0 + 16 * i) * K + k0, static_cast<unsigned>(K));
+    return;
+  }
+  const int lane = threadIdx.x % 32;
+  __syncwarp();  // the previous step's fragments are loaded
+#pragma unroll
+  for (int i = 0; i < MF; ++i) {
+    const int r = 16 * i + lane / 2, c = lane % 2 * 8;
+    Bf16Pack<8> v = {};
+    if (m0 + r < M) v = *reinterpret_cast<const Bf16Pack<8>*>(x + static_cast<long long>(m0 + r) * K + k0 + c);
+    *reinterpret_cast<Bf16Pack<8>*>(slot + r * 16 + c) = v;
+  }
+  __syncwarp();
+#pragma unroll
+  for (int i = 0; i < MF; ++i) nvcuda::wmma::load_matrix_sync(a[i], slot + 256 * i, 16);
+}
+
+// step_sum = the products over one step of 16 * U columns from k0 of the block's x rows and the
+// warp's widened w, 16 * NF rows of LD in `w_slot` (quantized weights, widened to bf16 first).
+template <int MF, int NF, int U, int LD>
+__device__ __forceinline__ void widened_step_sum(WmmaAcc (&step_sum)[MF][NF], const __nv_bfloat16* w_slot, __nv_bfloat16* x_slot,
+                                                 const __nv_bfloat16* x, int m0, int M, int K, int k0, bool whole) {
+  using namespace nvcuda;
+#pragma unroll
+  for (int i = 0; i < MF; ++i)
+#pragma unroll
+    for (int j = 0; j < NF; ++j) wmma::fill_fragment(step_sum[i][j], 0.0f);
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    WmmaX a[MF];
+    load_x_step<MF>(a, x_slot, x, m0, M, K, k0 + 16 * u, whole);
+#pragma unroll
+    for (int j = 0; j < NF; ++j) {
+      wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b;
+      wmma::load_matrix_sync(b, w_slot + 16 * j * LD + 16 * u, LD);
+#pragma unroll
+      for (int i = 0; i < MF; ++i) wmma::mma_sync(step_sum[i][j], a[i], b, step_sum[i][j]);
+    }
+  }
+}
+
+// The block's WARPS warps each hold partial sums of the same MF x NF tiles over their share of K:
+// put(slot, i, j) writes the warp's tile (i, j) as 16 x 16 floats, row-major, into its slot; the
+// slots are added in warp order (the same sum every run), and each result is multiplied by
+// scale(n), rounded to bf16 and stored only inside [M, N].
+template <int WARPS, int MF, int NF, typename Put, typename Scale>
+__device__ __forceinline__ void sum_warp_tiles_by(__nv_bfloat16* out, Put put, float (&tiles)[WARPS][256], int m0, int n0,
+                                                  int M, int N, Scale scale) {
+#pragma unroll
+  for (int i = 0; i < MF; ++i)
+#pragma unroll
+    for (int j = 0; j < NF; ++j) {
+      __syncthreads();  // the previous tile is read
+      put(tiles[threadIdx.x / 32], i, j);
+      __syncthreads();
+      for (int e = threadIdx.x; e < 256; e += 32 * WARPS) {
+        float sum = 0.f;
+#pragma unroll
+        for (int wi = 0; wi < WARPS; ++wi) sum += tiles[wi][e];
+        const int m = m0 + 16 * i + e / 16, n = n0 + 16 * j + e % 16;
+        if (m < M) out[static_cast<long long>(m) * N + n] = __float2bfloat16(scale(n) * sum);
+      }
+    }
+}
+
+// The same for sums held as accumulator fragments.
+template <int WARPS, int MF, int NF, typename Scale>
+__device__ __forceinline__ void sum_warp_tiles(__nv_bfloat16* out, const WmmaAcc (&acc)[MF][NF], float (&tiles)[WARPS][256],
+                                               int m0, int n0, int M, int N, Scale scale) {
+  sum_warp_tiles_by<WARPS, MF, NF>(
+      out, [&](float* slot, int i, int j) { nvcuda::wmma::store_matrix_sync(slot, acc[i][j], 16, nvcuda::wmma::mem_row_major); },
+      tiles, m0, n0, M, N, scale);
+}

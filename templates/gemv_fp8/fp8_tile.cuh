@@ -32,6 +32,21 @@ __device__ __forceinline__ void widen_fp8(const Fp8Pack<VEC>& p, float (&f)[VEC]
   }
 }
 
+// 16 codes as bf16 at dst (16-byte aligned), for the tensor cores: bf16 holds every e4m3 value
+// exactly, so the products are of the codes themselves.
+__device__ __forceinline__ void widen_to_bf16(const Fp8Pack<16>& q, __nv_bfloat16* dst) {
+  float f[16];
+  widen_fp8<16, 1>(q, f);
+  Bf16Pack<8> lo, hi;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    lo.v[j] = __float2bfloat16(f[j]);
+    hi.v[j] = __float2bfloat16(f[8 + j]);
+  }
+  *reinterpret_cast<Bf16Pack<8>*>(dst) = lo;
+  *reinterpret_cast<Bf16Pack<8>*>(dst + 8) = hi;
+}
+
 // The rows one tile reads: ROWS rows of w (and their rows of block scales) from n0, MT rows of
 // x from m0, clamped to the last valid row so that every load is in bounds (edge tiles compute a
 // duplicate row and do not store it). A pack of VEC codes lies inside one scale block

@@ -34,17 +34,8 @@ __device__ __forceinline__ void gemv_fp8_wmma(__nv_bfloat16* out, const __nv_bfl
     if (owns_rows)
       for (int p = lane; p < NT * KC / 16; p += 32) {
         const int r = p / (KC / 16), c = p % (KC / 16) * 16;
-        const Fp8Pack<16> q = *reinterpret_cast<const Fp8Pack<16>*>(w + static_cast<long long>(n0 + r) * K + k0 + c);
-        float f[16];
-        widen_fp8<16, 1>(q, f);
-        Bf16Pack<8> lo, hi;
-#pragma unroll
-        for (int j = 0; j < 8; ++j) {
-          lo.v[j] = __float2bfloat16(f[j]);
-          hi.v[j] = __float2bfloat16(f[8 + j]);
-        }
-        *reinterpret_cast<Bf16Pack<8>*>(stage.ws[warp] + r * LD + c) = lo;
-        *reinterpret_cast<Bf16Pack<8>*>(stage.ws[warp] + r * LD + c + 8) = hi;
+        widen_to_bf16(*reinterpret_cast<const Fp8Pack<16>*>(w + static_cast<long long>(n0 + r) * K + k0 + c),
+                      stage.ws[warp] + r * LD + c);
       }
     __syncthreads();
     if (!owns_rows) continue;

@@ -52,6 +52,32 @@ TEST_CASE("gemv: a gemv_wmma candidate compiles for sm_90 into one wmma.mma per 
   FAIL("no gemv_wmma configuration with MF=2, NF=2, WARPS=4, KC=128 at M=64, N=K=4096");
 }
 
+TEST_CASE("gemv: a gemv_wmma_split candidate loads its U * NF tiles of w and multiplies each step on tensor cores") {
+  const OpSpec op = load_op(templates_root(), "gemv");
+  const Bindings shape = {{"M", 32}, {"N", 4096}, {"K", 4096}};
+  std::size_t in_space = 0;
+  for (const auto& p : template_space(op, shape)) in_space += p.variant->name == "gemv_wmma_split";
+  CHECK(in_space >= 50);
+  for (const auto& p : template_space(op, shape)) {
+    if (p.variant->name != "gemv_wmma_split" || p.config.at("MF") != 2 || p.config.at("NF") != 2 || p.config.at("U") != 2 ||
+        p.config.at("WARPS") != 8)
+      continue;
+    const Candidate c = render_template(op, *p.variant, p.config, shape);
+    CHECK(c.launch.eval(shape).grid[0] == 4096 / (16 * 2));  // 16 * NF rows of w a block
+    const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+    REQUIRE_MESSAGE(r.ok, r.log);
+    CHECK(count_of(r.ptx, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32") >= 8);  // MF * NF * U
+    const std::size_t b_loads = count_of(r.ptx, "wmma.load.b.sync.aligned.col.m16n16k16");
+    CHECK(b_loads == 4);                                               // U * NF from w
+    CHECK(count_of(r.ptx, "wmma.load.a.sync.aligned.row.m16n16k16") == 8);  // U * MF, from x or from the slot
+    std::size_t last_b = 0;
+    for (std::size_t at = 0; (at = r.ptx.find("wmma.load.b", at)) != std::string::npos; ++at) last_b = at;
+    CHECK(last_b < r.ptx.find("wmma.mma"));  // every tile of the step is requested before the first product
+    return;
+  }
+  FAIL("no gemv_wmma_split configuration with MF=2, NF=2, U=2, WARPS=8 at M=32, N=K=4096");
+}
+
 TEST_CASE("gemv: tensor cores are searched from a batch of 8 (the bucket's upper bound), not at batch 1") {
   const OpSpec op = load_op(templates_root(), "gemv");
   auto tensor_core = [&](std::int64_t M) {
@@ -124,4 +150,40 @@ TEST_CASE("gemv_w4: a gemv_w4_wmma candidate compiles for sm_90 into wmma on bf1
     return;
   }
   FAIL("no gemv_w4_wmma configuration with MF=2, NF=2, KC=64 at M=64, N=K=4096, G=128");
+}
+
+TEST_CASE("gemv_fp8 and gemv_w4: their splits of K over warps are in the space from a batch of 8 and compile to wmma") {
+  struct Family {
+    std::string op, variant;
+    Bindings shape;
+  };
+  const Family families[] = {
+      {"gemv_fp8", "gemv_fp8_wmma_split", {{"M", 8}, {"N", 4096}, {"K", 4096}, {"BN", 128}, {"BK", 128}}},
+      {"gemv_fp8", "gemv_fp8_wmma_split", {{"M", 8}, {"N", 4096}, {"K", 4096}, {"BN", 1}, {"BK", 4096}}},
+      {"gemv_w4", "gemv_w4_wmma_split", {{"M", 8}, {"N", 4096}, {"K", 4096}, {"G", 128}}},
+  };
+  for (const auto& f : families) {
+    CAPTURE(f.op);
+    const OpSpec op = load_op(templates_root(), f.op);
+    Bindings at_one = f.shape;
+    at_one["M"] = 4;
+    std::size_t below = 0;
+    for (const auto& p : template_space(op, at_one)) below += p.variant->name == f.variant;
+    CHECK(below == 0);
+    std::vector<TemplatePoint> split;
+    for (const auto& p : template_space(op, f.shape))
+      if (p.variant->name == f.variant) split.push_back(p);
+    CHECK(split.size() >= 40);
+    std::size_t compiled = 0;
+    for (const auto& p : split) {
+      if (p.config.at("MF") != 1 || p.config.at("NF") != 2 || p.config.at("U") != 2 || p.config.at("WARPS") != 8) continue;
+      const Candidate c = render_template(op, *p.variant, p.config, f.shape);
+      const NvrtcResult r = nvrtc_compile({c.source, c.entry + ".cu", "sm_90", {}});
+      REQUIRE_MESSAGE(r.ok, r.log);
+      CHECK(count_of(r.ptx, "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32") >= 4);  // MF * NF * U
+      CHECK(count_of(r.ptx, "wmma.load.b.sync.aligned.col.m16n16k16") >= 4);                   // from the widened slot
+      ++compiled;
+    }
+    CHECK(compiled == 1);  // MF=1, NF=2, U=2, WARPS=8 is in each space
+  }
 }

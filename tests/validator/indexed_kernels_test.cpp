@@ -86,7 +86,7 @@ TEST_CASE("validator: hand-written moe_down kernels get their verdicts (the weig
   run_cases("moe_down_cases.json");
 }
 
-TEST_CASE("validator: hand-written gemv kernels on tensor cores get their verdicts (w's layout, rows past M)") {
+TEST_CASE("validator: hand-written gemv kernels on tensor cores get their verdicts (w's layout, rows past M, partial tiles of a split over warps)") {
   run_cases("gemv_wmma_cases.json");
 }
 
