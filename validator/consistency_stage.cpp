@@ -25,7 +25,7 @@ void after_timing_check(StageRun& run) {
   // detecting the timing loop) is caught here, on inputs it has not seen.
   std::random_device rd;
   const std::uint64_t seed = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-  check_against_reference(run, run.req.shape, {seed, nullptr, {}}, fmt::format("after {} timed launches, seed {}", run.timed_launches, seed));
+  check_against_reference(run, run.req.shape, {seed, nullptr, {}, {}}, fmt::format("after {} timed launches, seed {}", run.timed_launches, seed));
 }
 
 }  // namespace hone

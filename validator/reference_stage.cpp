@@ -19,7 +19,7 @@ void reference_stage(StageRun& run, Verdict& v) {
     for (std::size_t s = 0; s < seeds; ++s) {
       const std::uint64_t seed = run.req.seeds[s];
       const std::string what = fmt::format("seed {}, inputs {}", seed, c ? c->name : "default");
-      CheckedInputs inputs = check_against_reference(run, run.req.shape, {seed, c, {}}, what);
+      CheckedInputs inputs = check_against_reference(run, run.req.shape, {seed, c, {}, {}}, what);
       checked.push_back({{"seed", seed}, {"case", c ? c->name : "default"}});
       if (!run.first) run.first = std::move(inputs);
     }
