@@ -28,6 +28,28 @@ struct alignas(32) WidenedStage {
   float tile[WARPS][16 * 16];
 };
 
+// Where one warp of a block that splits K over its warps works: the block's 16 * MF rows of x
+// from m0 and 16 * NF rows of w from n0, shared by all its warps; `whole` when the rows of x are
+// all inside M (x's tiles can then come straight from x, load_x_step).
+template <int MF, int NF>
+struct WmmaSplitWarp {
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int m0 = blockIdx.y * 16 * MF;
+  int n0 = blockIdx.x * 16 * NF;
+  __device__ __forceinline__ bool whole(int M) const { return m0 + 16 * MF <= M; }
+};
+
+// The shared memory of a block whose warps split K and widen their own steps of 16 * U columns
+// of quantized w to bf16: each warp's slot of x rows (load_x_step), its widened step (rows LD =
+// 16 * U + 8 apart: staggered banks, 16-byte aligned rows) and its 16 x 16 float tile.
+template <int WARPS, int MF, int NF, int U>
+struct alignas(32) WidenedSplitStage {
+  static constexpr int LD = 16 * U + 8;
+  __nv_bfloat16 x_slots[WARPS][16 * MF * 16];
+  __nv_bfloat16 w_slots[WARPS][16 * NF * LD];
+  float tiles[WARPS][256];
+};
+
 // KC columns of the block's MT rows of x from column k0, rows past M as zeros (so a partial last
 // tile needs no other code); LD is the staged row's stride.
 template <int MT, int KC, int LD, int THREADS>

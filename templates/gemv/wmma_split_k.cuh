@@ -11,9 +11,9 @@ __device__ __forceinline__ void gemv_wmma_split(__nv_bfloat16* out, const __nv_b
   using namespace nvcuda;
   __shared__ __align__(32) __nv_bfloat16 x_slots[WARPS][16 * MF * 16];
   __shared__ __align__(32) float tiles[WARPS][256];
-  const int warp = threadIdx.x / 32;
-  const int n0 = blockIdx.x * 16 * NF, m0 = blockIdx.y * 16 * MF;
-  const bool whole = m0 + 16 * MF <= M;
+  const WmmaSplitWarp<MF, NF> at;
+  const int warp = at.warp, m0 = at.m0, n0 = at.n0;
+  const bool whole = at.whole(M);
 
   WmmaAcc acc[MF][NF];
 #pragma unroll

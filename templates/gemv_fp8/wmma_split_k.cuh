@@ -14,14 +14,12 @@ __device__ __forceinline__ void gemv_fp8_wmma_split(__nv_bfloat16* out, const __
   using namespace nvcuda;
   constexpr bool ONE_BLOCK = BK >= K;
   constexpr int SCALE_COLS = (K + BK - 1) / BK, STEP = 16 * U, STRIDE = WARPS * STEP;
-  constexpr int LD = STEP + 8;  // staggers the banks; a tile's rows stay 16-byte aligned
+  constexpr int LD = WidenedSplitStage<WARPS, MF, NF, U>::LD;
   constexpr int PACKS = 16 * NF * U, PER_LANE = (PACKS + 31) / 32;  // packs of 16 codes a step
-  __shared__ __align__(32) __nv_bfloat16 x_slots[WARPS][16 * MF * 16];
-  __shared__ __align__(32) __nv_bfloat16 w_slots[WARPS][16 * NF * LD];
-  __shared__ __align__(32) float tiles[WARPS][256];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int n0 = blockIdx.x * 16 * NF, m0 = blockIdx.y * 16 * MF;
-  const bool whole = m0 + 16 * MF <= M;
+  __shared__ WidenedSplitStage<WARPS, MF, NF, U> stage;
+  const WmmaSplitWarp<MF, NF> at;
+  const int warp = at.warp, lane = at.lane, m0 = at.m0, n0 = at.n0;
+  const bool whole = at.whole(M);
   auto load_step = [&](Fp8Pack<16>(&q)[PER_LANE], int k0) {
 #pragma unroll
     for (int t = 0; t < PER_LANE; ++t) {
@@ -47,10 +45,10 @@ __device__ __forceinline__ void gemv_fp8_wmma_split(__nv_bfloat16* out, const __
 #pragma unroll
     for (int t = 0; t < PER_LANE; ++t) {
       const int p = lane + 32 * t;
-      if (p < PACKS) widen_to_bf16(codes[t], w_slots[warp] + p / U * LD + p % U * 16);
+      if (p < PACKS) widen_to_bf16(codes[t], stage.w_slots[warp] + p / U * LD + p % U * 16);
     }
     __syncwarp();
-    widened_step_sum<MF, NF, U, LD>(step_sum, w_slots[warp], x_slots[warp], x, m0, M, K, k0, whole);
+    widened_step_sum<MF, NF, U, LD>(step_sum, stage.w_slots[warp], stage.x_slots[warp], x, m0, M, K, k0, whole);
 #pragma unroll
     for (int j = 0; j < NF; ++j) {
       const float s = ONE_BLOCK ? 1.0f : w_scale[static_cast<long long>((n0 + 16 * j) / BN) * SCALE_COLS + k0 / BK];
@@ -61,7 +59,7 @@ __device__ __forceinline__ void gemv_fp8_wmma_split(__nv_bfloat16* out, const __
     }
   }
   if constexpr (ONE_BLOCK)
-    sum_warp_tiles<WARPS, MF, NF>(out, acc, tiles, m0, n0, M, N, [w_scale](int n) { return w_scale[n / BN]; });
+    sum_warp_tiles<WARPS, MF, NF>(out, acc, stage.tiles, m0, n0, M, N, [w_scale](int n) { return w_scale[n / BN]; });
   else
-    sum_warp_tiles<WARPS, MF, NF>(out, acc, tiles, m0, n0, M, N, [](int) { return 1.0f; });
+    sum_warp_tiles<WARPS, MF, NF>(out, acc, stage.tiles, m0, n0, M, N, [](int) { return 1.0f; });
 }

@@ -14,14 +14,12 @@ __device__ __forceinline__ void gemv_w4_wmma_split(__nv_bfloat16* out, const __n
                                                    const __nv_bfloat16* w_scale, const int* w_zeros, int M, int N, int, int) {
   using namespace nvcuda;
   constexpr int GROUPS = K / G, STEP = 16 * U, STRIDE = WARPS * STEP;
-  constexpr int LD = STEP + 8;  // staggers the banks; a tile's rows stay 16-byte aligned
+  constexpr int LD = WidenedSplitStage<WARPS, MF, NF, U>::LD;
   constexpr int PACKS = 16 * NF * U, PER_LANE = (PACKS + 31) / 32;  // packs of 16 codes (two words) a step
-  __shared__ __align__(32) __nv_bfloat16 x_slots[WARPS][16 * MF * 16];
-  __shared__ __align__(32) __nv_bfloat16 w_slots[WARPS][16 * NF * LD];
-  __shared__ __align__(32) float tiles[WARPS][256];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int n0 = blockIdx.x * 16 * NF, m0 = blockIdx.y * 16 * MF;
-  const bool whole = m0 + 16 * MF <= M;
+  __shared__ WidenedSplitStage<WARPS, MF, NF, U> stage;
+  const WmmaSplitWarp<MF, NF> at;
+  const int warp = at.warp, lane = at.lane, m0 = at.m0, n0 = at.n0;
+  const bool whole = at.whole(M);
   const unsigned int* zeros = reinterpret_cast<const unsigned int*>(w_zeros);
   auto load_step = [&](Int4Pack<2>(&q)[PER_LANE], int k0) {
 #pragma unroll
@@ -50,21 +48,21 @@ __device__ __forceinline__ void gemv_w4_wmma_split(__nv_bfloat16* out, const __n
       if (p >= PACKS) continue;
       const unsigned int z = (zeros[static_cast<long long>(n / 8) * GROUPS + g] >> (4 * (n % 8))) & 15u;
       const __nv_bfloat162 offset = __float2bfloat162_rn(128.0f + static_cast<float>(z));
-      __nv_bfloat16* dst = w_slots[warp] + r * LD + p % U * 16;
+      __nv_bfloat16* dst = stage.w_slots[warp] + r * LD + p % U * 16;
       *reinterpret_cast<Bf16Pack<8>*>(dst) = centred_codes(words[t].v[0], offset);
       *reinterpret_cast<Bf16Pack<8>*>(dst + 8) = centred_codes(words[t].v[1], offset);
     }
     __syncwarp();
-    widened_step_sum<MF, NF, U, LD>(step_sum, w_slots[warp], x_slots[warp], x, m0, M, K, k0, whole);
+    widened_step_sum<MF, NF, U, LD>(step_sum, stage.w_slots[warp], stage.x_slots[warp], x, m0, M, K, k0, whole);
 #pragma unroll
     for (int j = 0; j < NF; ++j) {
       const float s = __bfloat162float(w_scale[static_cast<long long>(n0 + 16 * j + lane % 16) * GROUPS + g]);
 #pragma unroll
       for (int i = 0; i < MF; ++i) {
-        wmma::store_matrix_sync(tiles[warp], step_sum[i][j], 16, wmma::mem_row_major);
+        wmma::store_matrix_sync(stage.tiles[warp], step_sum[i][j], 16, wmma::mem_row_major);
         __syncwarp();
 #pragma unroll
-        for (int t = 0; t < 8; ++t) total[i][j][t] = fmaf(s, tiles[warp][lane + 32 * t], total[i][j][t]);
+        for (int t = 0; t < 8; ++t) total[i][j][t] = fmaf(s, stage.tiles[warp][lane + 32 * t], total[i][j][t]);
         __syncwarp();
       }
     }
@@ -75,5 +73,5 @@ __device__ __forceinline__ void gemv_w4_wmma_split(__nv_bfloat16* out, const __n
 #pragma unroll
         for (int t = 0; t < 8; ++t) slot[lane + 32 * t] = total[i][j][t];
       },
-      tiles, m0, n0, M, N, [](int) { return 1.0f; });
+      stage.tiles, m0, n0, M, N, [](int) { return 1.0f; });
 }
