@@ -16,7 +16,9 @@
 #include "validator/candidate_validation.hpp"
 #include "validator/device_rate.hpp"
 #include "validator/evaluation_request.hpp"
+#include "validator/evaluation_work.hpp"
 #include "validator/job_estimate.hpp"
+#include "validator/memory_need.hpp"
 
 namespace hone {
 
@@ -159,12 +161,19 @@ class Gate {
         }
       }
       const EntryTask t = entry_task(*e, kind_, opt_);
+      if (!no_room(it->second, t.shape).empty()) continue;  // fails without launching anything
+      const EvaluationWork checks = evaluation_work(it->second, t.shape, t.options.buckets, t.options.seeds, info_.timer == "cpu");
       work.push_back({static_cast<double>(it->second.bytes.eval(t.shape)), static_cast<double>(it->second.flops.eval(t.shape)),
-                      with_baseline ? 2u : 1u, static_cast<double>(buffer_bytes_at(it->second, t.shape))});
+                      with_baseline ? 2u : 1u, static_cast<double>(buffer_bytes_at(it->second, t.shape)), checks.launches, checks.draws});
     }
     const DeviceRate rate = device_rate(info_);
     return estimate_lines(estimate_job(work, rate), rate, info_.id(),
                           with_baseline ? "the entry's kernel and the baseline's" : "the entry's kernel");
+  }
+
+  // Why an evaluation at `shape` does not fit in this machine's memory ("" when it does).
+  std::string no_room(const OpSpec& op, const Bindings& shape) const {
+    return memory_shortfall(evaluation_memory_bytes(op, shape, kind_), kind_ == "none" ? 0 : available_memory_bytes(), kind_);
   }
 
   Worker* worker(const std::string& arch) {
@@ -243,6 +252,14 @@ class Gate {
     } catch (const InputError& err) {
       r.validation = "not validated";
       r.failures.push_back(std::string("the op family is not installed here, so nothing can check the kernel: ") + err.what());
+      return r;
+    }
+
+    // An entry whose evaluation would not fit in this machine's memory fails rather than passing
+    // unchecked or being killed for memory half-way: another runner (more memory, the GPU) can check it.
+    if (const std::string why = no_room(op, entry_task(e, kind_, opt_).shape); !why.empty()) {
+      r.validation = "not validated";
+      r.failures.push_back("cannot be validated on this machine: " + why + "; a runner with more memory (or a GPU's) can check it");
       return r;
     }
 

@@ -17,7 +17,9 @@
 #include "tuner/db_records.hpp"
 #include "validator/device_rate.hpp"
 #include "validator/evaluation_request.hpp"
+#include "validator/evaluation_work.hpp"
 #include "validator/job_estimate.hpp"
+#include "validator/memory_need.hpp"
 #include "validator/worker.hpp"
 
 namespace hone {
@@ -95,6 +97,11 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   std::vector<TaskWork> work;
   std::vector<double> expected(tasks.size(), 0.0);  // each task's seconds in the estimate: the pace follows them
   std::size_t done_before = 0;
+  // A task whose evaluations would not fit in this machine's memory is not run: the OOM killer
+  // would end each candidate's worker after minutes of drawing, or pick another process.
+  const std::uint64_t available = choice.kind == "none" ? 0 : available_memory_bytes();
+  std::vector<std::string> no_room(tasks.size());
+  std::size_t without_room = 0, first_without_room = 0;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     const OpSpec& op = spec_of(tasks[i].op);
     TaskRecord record = task_record(tasks[i], op.content_hash);
@@ -102,10 +109,19 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
       ++done_before;
       continue;
     }
+    no_room[i] = memory_shortfall(evaluation_memory_bytes(op, tasks[i].shape, choice.kind), available, choice.kind);
+    if (!no_room[i].empty()) {
+      if (without_room++ == 0) first_without_room = i;
+      continue;
+    }
+    const EvaluationWork checks = evaluation_work(op, tasks[i].shape, tasks[i].buckets, opt.check_seeds, report.device.timer == "cpu");
     work.push_back({static_cast<double>(op.bytes.eval(tasks[i].shape)), static_cast<double>(op.flops.eval(tasks[i].shape)), per_task,
-                    static_cast<double>(buffer_bytes_at(op, tasks[i].shape))});
+                    static_cast<double>(buffer_bytes_at(op, tasks[i].shape)), checks.launches, checks.draws});
     expected[i] = estimate_job({work.back()}, rate).seconds;
   }
+  if (without_room)
+    progress.note(fmt::format("{} tasks will not run on this machine, the first {}: {}", without_room,
+                              tasks[first_without_room].label(), no_room[first_without_room]));
   JobPace pace;
   for (double s : expected) pace.expected_left += s;
   for (const auto& line : estimate_lines(estimate_job(work, rate), rate, report.device.id(),
@@ -136,6 +152,10 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
     if (auto done = db.task_done(task_id, report.device.id(), plan)) {
       outcome.task = t;
       outcome.restore(*done);
+    } else if (!no_room[i].empty()) {
+      // Not marked done: a run on a machine with the memory does it.
+      outcome.task = t;
+      outcome.error = "not run: " + no_room[i];
     } else {
       TaskContext ctx{&op, task_id, report.device, opt.arch, opt.compile_threads, opt.check_seeds, opt.timeout_s, &db,
                       worker.get(), &progress, opt.stop};

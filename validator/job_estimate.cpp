@@ -14,19 +14,42 @@ double launch_seconds(const TaskWork& task, const DeviceRate& rate) {
 }
 
 double host_seconds(const TaskWork& task, const DeviceRate& rate) {
-  return rate.host_bytes_per_s > 0 ? kHostPassesPerCandidate * task.buffer_bytes / rate.host_bytes_per_s : 0;
+  const double draws = task.draws > 0 ? task.draws : kHostPassesPerCandidate;
+  return rate.host_bytes_per_s > 0 ? draws * task.buffer_bytes / rate.host_bytes_per_s : 0;
 }
+
+namespace {
+
+void widen(double& lo, double& hi, double v, bool first) {
+  lo = first ? v : std::min(lo, v);
+  hi = first ? v : std::max(hi, v);
+}
+
+// "24", or "19 to 46" where the tasks differ.
+std::string range_words(double lo, double hi) {
+  const long long a = std::llround(lo), b = std::llround(hi);
+  return a == b ? fmt::format("{}", a) : fmt::format("{} to {}", a, b);
+}
+
+}  // namespace
 
 JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate, int launches_per_candidate) {
   JobEstimate e;
   e.known = rate.known();
   e.launches = rate.launches_known();
   e.tasks = tasks.size();
-  e.launches_per_candidate = launches_per_candidate;
-  for (const auto& t : tasks) {
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    const TaskWork& t = tasks[i];
+    const double per_kernel = t.launches > 0 ? t.launches : launches_per_candidate;
+    widen(e.launches_lo, e.launches_hi, per_kernel, i == 0);
+    widen(e.draws_lo, e.draws_hi, t.draws > 0 ? t.draws : kHostPassesPerCandidate, i == 0);
     e.candidates += t.candidates;
-    const double launches = e.launches ? launch_seconds(t, rate) * launches_per_candidate + host_seconds(t, rate) : 0;
+    const double launches = e.launches ? launch_seconds(t, rate) * per_kernel + host_seconds(t, rate) : 0;
     e.seconds += (rate.compile_s + launches) * static_cast<double>(t.candidates);
+  }
+  if (tasks.empty()) {
+    e.launches_lo = e.launches_hi = launches_per_candidate;
+    e.draws_lo = e.draws_hi = kHostPassesPerCandidate;
   }
   if (!e.known) e.seconds = 0;
   return e;
@@ -66,12 +89,12 @@ std::vector<std::string> estimate_lines(const JobEstimate& e, const DeviceRate& 
   std::string launches =
       e.launches ? fmt::format("{} launches per kernel at the task's shape (checks, reference and timing), each as slow as the "
                                "spec's bytes or flops at that rate",
-                               e.launches_per_candidate)
+                               range_words(e.launches_lo, e.launches_hi))
                  : std::string("no launches");
   if (e.launches && rate.host_bytes_per_s > 0)
     launches += fmt::format(", and the host drawing, copying and comparing every buffer {} times a kernel at {:.3g} GB/s "
                             "(measured here)",
-                            kHostPassesPerCandidate, rate.host_bytes_per_s / 1e9);
+                            range_words(e.draws_lo, e.draws_hi), rate.host_bytes_per_s / 1e9);
   out.push_back(fmt::format("the estimate assumes {} per task, one NVRTC compile each as long as a small kernel's here and {}; "
                             "emu's host compiles and worker start-up are not counted{}",
                             per_task, launches, left_out.empty() ? "" : "; " + left_out));

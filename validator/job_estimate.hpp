@@ -33,19 +33,25 @@ struct TaskWork {
   double flops = 0;
   std::size_t candidates = 1;
   double buffer_bytes = 0;  // every argument buffer at the task's shape: what the host draws and copies
+  // Launches and draws of the buffers one kernel's evaluation makes, at the task's shape
+  // (validator/evaluation_work.hpp); 0: the estimate's defaults.
+  double launches = 0;
+  double draws = 0;
 };
 
-/// Launches per candidate at the task's shape, the reference's launches beside it counted too:
+/// Launches per candidate at the task's shape for a task that does not count its own
+/// (validator/evaluation_work.hpp counts them from the checks), the reference's launches beside it:
 /// the reference check (two seeds and the op's input cases, candidate and reference each), the
 /// hidden tests' shapes and values, the consistency runs, and on a CPU clock a warm-up and three
 /// timed samples. The hidden tests' smaller shapes are counted at the task's shape: an upper
 /// bound rather than a guess below.
 constexpr int kLaunchesPerCandidate = 24;
 
-/// Times the host draws, copies and compares every buffer of a task per candidate, the
-/// reference's runs beside it counted too: the reference check's seeds and input cases, the
-/// hidden cases, the timing inputs and the check after timing each draw the buffers afresh (so
-/// that a kernel cannot learn which inputs it will see), upload them and compare what comes back.
+/// Times the host draws, copies and compares every buffer of a task per candidate, for a task that
+/// does not count its own, the reference's runs beside it counted too: the reference check's seeds
+/// and input cases, the hidden cases, the timing inputs and the check after timing each draw the
+/// buffers afresh (so that a kernel cannot learn which inputs it will see), upload them and
+/// compare what comes back.
 /// Set from `hone check` on emu at Qwen3-Next's MoE shape, whose buffers dwarf its launches
 /// (README, "Expected time").
 constexpr int kHostPassesPerCandidate = 6;
@@ -56,17 +62,21 @@ struct JobEstimate {
   double seconds = 0;
   std::size_t tasks = 0;
   std::size_t candidates = 0;  // over all tasks
-  int launches_per_candidate = kLaunchesPerCandidate;
+  // The fewest and most launches and draws a kernel of one task makes: the tasks' own counts,
+  // else the defaults estimate_job was given.
+  double launches_lo = 0, launches_hi = 0;
+  double draws_lo = 0, draws_hi = 0;
 };
 
 /// Seconds one launch of `task` takes at `rate` (the slower of its bytes and its flops); 0 when
 /// the rate is unknown.
 double launch_seconds(const TaskWork& task, const DeviceRate& rate);
 
-/// Seconds the host spends on one candidate's buffers of `task` (kHostPassesPerCandidate passes);
-/// 0 when the host rate is unknown.
+/// Seconds the host spends on one candidate's buffers of `task` (its draws, else
+/// kHostPassesPerCandidate passes); 0 when the host rate is unknown.
 double host_seconds(const TaskWork& task, const DeviceRate& rate);
 
+/// `launches_per_candidate`: for a task that does not count its own.
 JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& rate,
                          int launches_per_candidate = kLaunchesPerCandidate);
 

@@ -33,24 +33,25 @@ LaunchSetup setup_for(const InputDraw& draw) {
 }  // namespace
 
 CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, const InputDraw& draw, const std::string& what) {
-  CheckedInputs checked{draw, {}, {}};
+  CheckedInputs checked{draw, {}};
+  std::vector<std::vector<HostTensor>> calls;
   try {
-    checked.calls = draw_calls(run.op, shape, draw, &run.shared_operands);
+    calls = draw_calls(run.op, shape, draw, &run.shared_operands);
   } catch (const InputError& e) {
     // The spec's fault (a pool too small for the batch), not the kernel's: say so.
     run.fail(fmt::format("the op's spec cannot draw inputs for {} at {}: {}", what, shape_text(shape), e.what()));
   }
   const LaunchSetup separate = setup_for(draw);
-  const UploadedCalls uploaded = upload_calls(run, shape, checked.calls, separate);
-  std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, separate, &uploaded);
-  checked.expected = run_calls(run, false, shape, checked.calls, separate, &uploaded);
+  const UploadedCalls uploaded = upload_calls(run, shape, calls, separate);
+  std::vector<RunResult> got = run_calls(run, true, shape, calls, separate, &uploaded);
+  checked.expected = run_calls(run, false, shape, calls, separate, &uploaded);
   const std::string mismatch = compare_calls(run, got, checked.expected, shape, draw.input_case, what);
   if (!mismatch.empty()) run.fail(mismatch, {{"seed", draw.seed}, {"case", draw.input_case ? draw.input_case->name : "default"}});
 
   for (const auto& [out, input] : run.op.aliases) {
     LaunchSetup in_place = separate;
     in_place.in_place = std::make_pair(out, input);
-    got = run_calls(run, true, shape, checked.calls, in_place);
+    got = run_calls(run, true, shape, calls, in_place);
     const std::string wrong = compare_calls(run, got, checked.expected, shape, draw.input_case, what);
     if (!wrong.empty())
       run.fail(fmt::format("wrong when '{}' is '{}' (in place): {}", out, input, wrong),
@@ -61,8 +62,10 @@ CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, cons
 
 std::string recheck(StageRun& run, const Bindings& shape, const CheckedInputs& checked, const std::string& what) {
   const LaunchSetup setup = setup_for(checked.draw);
-  const UploadedCalls uploaded = upload_calls(run, shape, checked.calls, setup);
-  const std::vector<RunResult> got = run_calls(run, true, shape, checked.calls, setup, &uploaded);
+  // Drawn as the first time, they are the same inputs (a draw's values depend on its seed alone).
+  const auto calls = draw_calls(run.op, shape, checked.draw, &run.shared_operands);
+  const UploadedCalls uploaded = upload_calls(run, shape, calls, setup);
+  const std::vector<RunResult> got = run_calls(run, true, shape, calls, setup, &uploaded);
   return compare_calls(run, got, checked.expected, shape, checked.draw.input_case, what);
 }
 

@@ -12,11 +12,11 @@ namespace hone {
 
 /// Checks the candidate at `shape` on inputs drawn as `draw` says; fails the stage in progress on
 /// the first mismatch, with a reason that names `what` (the seed, the case, the hidden test).
-/// Returns the inputs and the reference's results.
+/// Returns how the inputs were drawn and the reference's results.
 CheckedInputs check_against_reference(StageRun& run, const Bindings& shape, const InputDraw& draw, const std::string& what);
 
-/// The candidate again on the inputs of an earlier check, with separate buffers: the first
-/// mismatch with the reference's results then ("" when none).
+/// The candidate again on the inputs of an earlier check, drawn again as that check drew them, on
+/// separate buffers: the first mismatch with the reference's results then ("" when none).
 std::string recheck(StageRun& run, const Bindings& shape, const CheckedInputs& checked, const std::string& what);
 
 }  // namespace hone

@@ -6,8 +6,8 @@
 
 namespace hone {
 
-/// Records the checks it made in v.detail["reference_checks"]; keeps the first inputs and the
-/// reference's outputs in `run` for the consistency stage.
+/// Records the checks it made in v.detail["reference_checks"]; keeps how the first inputs were
+/// drawn and the reference's outputs in `run` for the consistency stage.
 void reference_stage(StageRun& run, Verdict& v);
 
 }  // namespace hone

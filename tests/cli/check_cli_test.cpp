@@ -131,3 +131,13 @@ TEST_CASE("hone check killed with SIGKILL while its kernel spins leaves no worke
   CHECK_MESSAGE(left.empty(), left.size() << " processes hone started are still running, the first " << left.front());
   for (pid_t p : left) ::kill(p, SIGKILL);  // not leave them spinning if the check failed
 }
+
+TEST_CASE("hone check: a shape whose evaluation would not fit in this machine's memory is refused before anything is drawn") {
+  auto r = hone::test::run_command(std::string(HONE_BINARY_DIR) + "/hone check --op rmsnorm --source " + kCheckDir +
+                                   "rmsnorm_warp.cu --entry rmsnorm_warp --grid \"ceil_div(tokens,4),1,1\" --block \"128,1,1\""
+                                   " --shape tokens=1099511627776,hidden=4096 --device emu");
+  CHECK(r.code == 2);
+  CHECK_MESSAGE(r.output.find("--shape tokens=1099511627776,hidden=4096: cannot be checked on this machine: an evaluation at this "
+                              "shape needs about") != std::string::npos,
+                r.output);
+}

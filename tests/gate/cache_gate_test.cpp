@@ -258,3 +258,27 @@ TEST_CASE("gate: says before it starts how long it expects to take, on device no
   CHECK_MESSAGE(lines[1].find(" s for 2 tasks, 2 kernels") != std::string::npos, lines[1]);
   CHECK_MESSAGE(lines[2].find("launches per kernel") != std::string::npos, lines[2]);
 }
+
+TEST_CASE("gate: an entry whose evaluation would not fit in this machine's memory fails, saying so, and launches nothing") {
+  test::JobCache job("gate-memory");
+  auto m = read_json_file(job.manifest());
+  REQUIRE(m["entries"][0]["buckets"].contains("tokens"));
+  m["entries"][0]["buckets"]["tokens"][1] = 1099511627776LL;  // rows of 256 up to 2^40 tokens: 563 TB of input
+  std::ofstream(job.manifest()) << m.dump(2);
+
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "emu";
+  std::vector<std::string> lines;
+  const GateReport report = run_gate(o, [&](const std::string& line) { lines.push_back(line); });
+  REQUIRE(report.entries.size() == 2);
+  CHECK_FALSE(report.pass());
+  CHECK(report.entries[1].pass());
+  CHECK(report.entries[0].validation == "not validated");
+  REQUIRE(report.entries[0].failures.size() == 1);
+  CHECK_MESSAGE(report.entries[0].failures[0].rfind("cannot be validated on this machine: an evaluation at this shape needs about", 0) == 0,
+                report.entries[0].failures[0]);
+  CHECK_MESSAGE(report.entries[0].failures[0].find("TB of this machine's memory") != std::string::npos, report.entries[0].failures[0]);
+  REQUIRE(lines.size() >= 2);
+  CHECK_MESSAGE(lines[1].find("for 1 tasks, 1 kernels") != std::string::npos, lines[1]);
+}

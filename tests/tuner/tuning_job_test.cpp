@@ -245,3 +245,29 @@ TEST_CASE_FIXTURE(Scratch, "tuning job: says before the first task how long it e
   CHECK_MESSAGE(again.notes[at2].find("under 1 s for 0 tasks, 0 kernels") != std::string::npos, again.notes[at2]);
   CHECK_MESSAGE(again.notes[at2 + 1].find("2 tasks an earlier run finished under this plan are left out") != std::string::npos, again.notes[at2 + 1]);
 }
+
+TEST_CASE_FIXTURE(Scratch, "tuning job: a task whose evaluations would not fit in this machine's memory is not run, "
+                           "says why before the first task, and is left for a run on a larger machine") {
+  TuneOptions o = options("memory.db", 1);
+  o.model_file = std::string(HONE_TEST_DATA_DIR) + "/shapes/beyond_memory.json";
+  Recorder r;
+  const TuneReport report = run_tuning_job(o, r);
+  REQUIRE(report.tasks.size() == 2);
+  CHECK(report.tasks[0].winner_label.has_value());
+  const TaskOutcome& huge = report.tasks[1];
+  CHECK_FALSE(huge.winner_label.has_value());
+  CHECK(huge.tried == 0);
+  CHECK_MESSAGE(huge.error.rfind("not run: an evaluation at this shape needs about", 0) == 0, huge.error);
+  CHECK_MESSAGE(huge.error.find("TB of this machine's memory (on emu") != std::string::npos, huge.error);
+  bool told = false;
+  for (const auto& line : r.notes) told |= line.rfind("1 tasks will not run on this machine, the first rmsnorm", 0) == 0;
+  CHECK(told);
+  for (const auto& line : r.notes)
+    if (line.rfind("expected time on emu:", 0) == 0) CHECK_MESSAGE(line.find("for 1 tasks, 2 kernels") != std::string::npos, line);
+
+  Recorder again;
+  const TuneReport rerun = run_tuning_job(o, again);
+  REQUIRE(rerun.tasks.size() == 2);
+  CHECK(rerun.tasks[0].from_earlier_run);
+  CHECK_FALSE(rerun.tasks[1].from_earlier_run);
+}
