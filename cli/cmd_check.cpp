@@ -49,11 +49,10 @@ int run_check(const CheckArgs& a) {
   ValidationOptions options;
   options.device_kind = a.device == "none" ? "none" : choose_device(a.device).kind;
   options.timeout_s = a.timeout_s;
-  if (options.device_kind != "none")
-    if (const std::string why = memory_shortfall(evaluation_memory_bytes(op, shape, options.device_kind), available_memory_bytes(),
-                                                 options.device_kind);
-        !why.empty())
-      throw InputError("--shape " + a.shape + ": cannot be checked on this machine: " + why);
+  if (const std::string why = memory_shortfall(evaluation_memory_bytes(op, shape, options.device_kind), available_memory_bytes(),
+                                               options.device_kind);
+      !why.empty())
+    throw InputError("--shape " + a.shape + ": cannot be checked on this machine: " + why);
   std::unique_ptr<Worker> worker;
   if (options.device_kind != "none")
     worker = std::make_unique<Worker>(

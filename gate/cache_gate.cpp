@@ -173,7 +173,7 @@ class Gate {
 
   // Why an evaluation at `shape` does not fit in this machine's memory ("" when it does).
   std::string no_room(const OpSpec& op, const Bindings& shape) const {
-    return memory_shortfall(evaluation_memory_bytes(op, shape, kind_), kind_ == "none" ? 0 : available_memory_bytes(), kind_);
+    return memory_shortfall(evaluation_memory_bytes(op, shape, kind_), available_memory_bytes(), kind_);
   }
 
   Worker* worker(const std::string& arch) {

@@ -99,7 +99,7 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
   std::size_t done_before = 0;
   // A task whose evaluations would not fit in this machine's memory is not run: the OOM killer
   // would end each candidate's worker after minutes of drawing, or pick another process.
-  const std::uint64_t available = choice.kind == "none" ? 0 : available_memory_bytes();
+  const std::uint64_t available = available_memory_bytes();
   std::vector<std::string> no_room(tasks.size());
   std::size_t without_room = 0, first_without_room = 0;
   for (std::size_t i = 0; i < tasks.size(); ++i) {

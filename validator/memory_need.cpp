@@ -36,7 +36,7 @@ std::uint64_t available_memory_bytes() {
 }
 
 std::string memory_shortfall(std::uint64_t need, std::uint64_t available, const std::string& device_kind) {
-  if (available == 0 || need <= available) return "";
+  if (device_kind == "none" || available == 0 || need <= available) return "";
   return fmt::format("an evaluation at this shape needs about {} of this machine's memory{}, and {} is available",
                      memory_words(static_cast<double>(need)),
                      device_kind == "emu" ? " (on emu the device's buffers are this machine's too)" : "",

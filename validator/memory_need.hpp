@@ -22,8 +22,8 @@ std::uint64_t evaluation_memory_bytes(const OpSpec& op, const Bindings& shape, c
 /// Memory this machine can give without swapping (MemAvailable in /proc/meminfo); 0 when unknown.
 std::uint64_t available_memory_bytes();
 
-/// Why an evaluation needing `need` bytes cannot run where `available` are free: "" when it fits
-/// or when `available` is unknown (0).
+/// Why an evaluation needing `need` bytes cannot run where `available` are free: "" when it fits,
+/// when `available` is unknown (0), or on device none, where nothing runs.
 std::string memory_shortfall(std::uint64_t need, std::uint64_t available, const std::string& device_kind);
 
 /// "8.6 GB", "512 MB", "2.2 TB".

@@ -23,6 +23,7 @@ TEST_CASE("memory need: the host's buffers, the outputs' copies, and on emu the 
 TEST_CASE("memory need: a shortfall says what is needed and what is free, and unknown free memory is no shortfall") {
   CHECK(memory_shortfall(10'000'000'000, 20'000'000'000, "emu").empty());
   CHECK(memory_shortfall(30'000'000'000, 0, "emu").empty());
+  CHECK(memory_shortfall(30'000'000'000, 20'000'000'000, "none").empty());  // nothing runs on device none
   const std::string why = memory_shortfall(25'800'000'000, 22'100'000'000, "emu");
   CHECK(why.find("25.8 GB") != std::string::npos);
   CHECK(why.find("22.1 GB is available") != std::string::npos);
