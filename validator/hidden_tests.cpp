@@ -15,11 +15,13 @@ double draw_scalar(const ArgSpec& a, Rng& rng) {
 
 namespace {
 
-// Every test its own values: the label names them, so a verdict says which eps failed.
+// Every test its own values: the label names them, so a verdict says which eps failed. A value
+// the test's input case sets is the one the kernel gets, and the one the label names.
 void draw_scalars(const OpSpec& op, HiddenTest& t, Rng& rng) {
   for (const auto& a : op.args) {
     if (a.pointer || !dtype_is_float(a.dtype)) continue;
-    const double v = draw_scalar(a, rng);
+    double v = draw_scalar(a, rng);
+    if (t.input_case && t.input_case->scalars.count(a.name)) v = t.input_case->scalars.at(a.name);
     t.scalars[a.name] = v;
     t.label += fmt::format(", {}={:.3g}", a.name, v);
   }

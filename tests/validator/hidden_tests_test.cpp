@@ -102,3 +102,18 @@ TEST_CASE("hidden tests: each draws its own value of every runtime scalar from t
   CHECK(below_1e5 > 550);
   CHECK(below_1e5 < 780);
 }
+
+TEST_CASE("hidden tests: a scalar the test's input case sets is the value it runs with and the one its label names") {
+  OpSpec op = load_op(templates_root(), "fused_add_rmsnorm");
+  Rng rng(3);
+  const auto tests = hidden_tests(op, {{"tokens", 4}, {"hidden", 256}}, {{"tokens", {3, 4}}}, rng);
+  int cases_setting_it = 0;
+  for (const auto& t : tests) {
+    if (!t.input_case || !t.input_case->scalars.count("w_offset")) continue;
+    ++cases_setting_it;
+    const double set = t.input_case->scalars.at("w_offset");
+    CHECK(t.scalars.at("w_offset") == set);
+    CHECK_MESSAGE(t.label.find(fmt::format(", w_offset={:.3g}", set)) != std::string::npos, t.label);
+  }
+  CHECK(cases_setting_it > 0);
+}
