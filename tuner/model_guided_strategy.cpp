@@ -1,12 +1,14 @@
-// Model-guided search, after TVM's Ansor and efficient global optimisation: a few random points
-// first, then several fits of gradient-boosted trees to what was measured (features -> log time),
-// each on its own sample of the rows, rank the untried points by expected improvement (the fits'
-// mean and their disagreement: README, "Search strategies"), with shares of random points and of
-// neighbours of the best point; the last 30% of the budget goes by the fits' mean alone. The space
-// is enumerable, so the model ranks all of it rather than searching it.
+// Model-guided search, after TVM's Ansor and efficient global optimisation: a few points spread
+// over the space first, then several fits of gradient-boosted trees to what was measured
+// (features -> log time), each on its own sample of the rows, rank the untried points by expected
+// improvement (the fits' mean and their disagreement: README, "Search strategies"), with shares of
+// random points and of neighbours of the best point; the last 30% of the budget goes by the fits'
+// mean alone. The space is enumerable, so the model ranks all of it rather than searching it.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <set>
 
 #include "tuner/cost_model.hpp"
 #include "tuner/expected_improvement.hpp"
@@ -34,6 +36,12 @@ constexpr double kSpreadFloor = 1e-4;
 // proposal finds out can no longer steer a later one, so only its own chance of being the fastest
 // counts, where expected improvement also pays for what the search learns.
 constexpr std::size_t kEndgameTenths = 3;
+// The first points are spread over the space: each is the farthest from those proposed before it
+// of this many random untried points (best-candidate sampling). Plain random draws clump: the bad
+// searches at small budgets were those whose first points left whole regions unseen, so that the
+// first fit knew nothing there. 16 was chosen over 8 and 64 on the spaces of bench/replay's
+// CHOSEN_ON (bench/replay/README.md).
+constexpr int kSpreadCandidates = 16;
 
 CostModelOptions model_options(std::uint64_t seed) {
   CostModelOptions o;
@@ -57,6 +65,7 @@ class ModelGuidedStrategy : public SearchStrategy {
     // Equal predictions (trees are piecewise constant) are broken by a seeded order, not by the
     // space's order, which would favour one corner of it.
     tiebreak_ = seeded_permutation(space_->size(), rng_);
+    strata_ = std::set<std::size_t>(space_->strata.begin(), space_->strata.end()).size();
   }
   std::string name() const override { return "model"; }
 
@@ -69,8 +78,8 @@ class ModelGuidedStrategy : public SearchStrategy {
       }
     }
     if (proposals_.exhausted()) return std::nullopt;
-    // Random until the first points are in and one of them has a time to learn from.
-    if (proposals_.count() < initial_ || !best_) return proposals_.take(*proposals_.random_free());
+    // Spread points until the first are in and one of them has a time to learn from.
+    if (proposals_.count() < initial_ || !best_) return proposals_.take(spread_point());
     // Refit once the data has grown by a tenth: the ranking changes little in between, and
     // fitting is most of the strategy's own time.
     if (observed_.size() >= fitted_at_ + std::max<std::size_t>(1, fitted_at_ / 10)) refit();
@@ -93,6 +102,31 @@ class ModelGuidedStrategy : public SearchStrategy {
   }
 
  private:
+  // A first point: one of each stratum (a template's variant) first, in the seeded order; then the
+  // farthest of a few random untried points from the first points proposed so far.
+  std::size_t spread_point() {
+    std::size_t pick = *proposals_.random_free();
+    if (!spread_.empty() && spread_.size() >= strata_) {
+      double farthest = distance_to_spread(pick);
+      for (int c = 1; c < kSpreadCandidates; ++c) {
+        const std::size_t p = rng_.next() % space_->size();
+        if (proposals_.taken(p)) continue;
+        if (const double d = distance_to_spread(p); d > farthest) {
+          pick = p;
+          farthest = d;
+        }
+      }
+    }
+    spread_.push_back(pick);
+    return pick;
+  }
+
+  double distance_to_spread(std::size_t p) const {
+    double nearest = std::numeric_limits<double>::infinity();
+    for (std::size_t q : spread_) nearest = std::min(nearest, grid_.distance(p, q));
+    return nearest;
+  }
+
   bool better(std::size_t a, std::size_t b, bool by_mean) const {
     return by_mean ? mean_[a] < mean_[b] : expected_[a] > expected_[b];
   }
@@ -151,6 +185,8 @@ class ModelGuidedStrategy : public SearchStrategy {
   std::vector<std::size_t> tiebreak_;
   std::size_t seen_ = 0, fitted_at_ = 0, cursor_ = 0, mean_cursor_ = 0;
   std::vector<Observation> observed_;
+  std::size_t strata_ = 0;            // the space's strata (0 or 1: none to cover)
+  std::vector<std::size_t> spread_;   // the first points, each proposed far from those before it
   std::vector<double> expected_;      // each point's expected improvement, as of the last fit
   std::vector<double> mean_;          // each point's predicted log time, as of the last fit
   std::vector<std::size_t> by_mean_;  // untried points, fastest predicted first
@@ -160,7 +196,7 @@ class ModelGuidedStrategy : public SearchStrategy {
 }  // namespace
 
 std::unique_ptr<SearchStrategy> model_guided_strategy(SpaceRef space, const SearchLimits& limits, std::uint64_t seed) {
-  // Enough random points for a first fit that is better than a guess, few enough to leave most of
+  // Enough first points for a first fit that is better than a guess, few enough to leave most of
   // the budget to the model.
   const std::size_t initial = std::clamp<std::size_t>(limits.evaluations / 10, 8, 30);
   // 70% of the budget, rounded down, without overflowing an unbounded one.

@@ -49,4 +49,14 @@ std::vector<std::size_t> StrategyGrid::neighbours(std::size_t point, bool adjace
   return out;
 }
 
+double StrategyGrid::distance(std::size_t a, std::size_t b) const {
+  double d = 0;
+  for (std::size_t p = 0; p < levels_.size(); ++p) {
+    if (levels_[p] < 2) continue;
+    const double ra = ranks_[a][p], rb = ranks_[b][p];
+    d += (ra > rb ? ra - rb : rb - ra) / static_cast<double>(levels_[p] - 1);
+  }
+  return d;
+}
+
 }  // namespace hone

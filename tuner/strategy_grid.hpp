@@ -26,6 +26,10 @@ class StrategyGrid {
   /// Points that differ from `point` in exactly one parameter: with `adjacent`, only by one step
   /// in that parameter's value order, else by any value.
   std::vector<std::size_t> neighbours(std::size_t point, bool adjacent) const;
+  /// How far apart two points are: over the parameters, the difference of their value ranks as a
+  /// fraction of that parameter's range of ranks (each parameter counts at most 1, whatever its
+  /// number of values).
+  double distance(std::size_t a, std::size_t b) const;
 
  private:
   static std::string key(const Ranks& r);

@@ -13,7 +13,7 @@ std::unique_ptr<SearchStrategy> random_strategy(SpaceRef space, std::uint64_t se
 /// Its cooling schedule spans limits.evaluations.
 std::unique_ptr<SearchStrategy> annealing_strategy(SpaceRef space, const SearchLimits& limits, std::uint64_t seed);
 std::unique_ptr<SearchStrategy> genetic_strategy(SpaceRef space, std::uint64_t seed);
-/// Its share of random points at the start is sized by limits.evaluations.
+/// Its share of spread first points is sized by limits.evaluations.
 std::unique_ptr<SearchStrategy> model_guided_strategy(SpaceRef space, const SearchLimits& limits, std::uint64_t seed);
 
 /// `inner`, stopped at the limits.
