@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include <sys/mman.h>
+
 #include "emu_child_process.hpp"
 #include "emu_test_support.hpp"
 #include "runtime/emu_device.hpp"
@@ -66,6 +68,34 @@ TEST_CASE("emu device: a read before the start of a buffer hits the guard below 
   INFO(end.fault << end.stderr_text);
   CHECK(has(end.fault, "out-of-bounds read of buffer 'x' (4096 bytes) 8192 bytes before its start"));
   CHECK(has(end.fault, "in block (0,0,0) thread (3,0,0)"));
+  l.device->release(out);
+  l.device->release(in);
+}
+
+TEST_CASE("emu device: a read far outside every buffer is the kernel's out-of-bounds read, not a crash of the process") {
+  // A moe kernel reading the weights of an expert id past E landed, now and then, beyond the guard
+  // zones in memory nothing had mapped: the worker died of the SIGSEGV, and the verdict said only
+  // that (the stage of the worker, no access, no thread), where the GPU reports an illegal address.
+  Launch l("guards.cu", "read_shifted", {"float*", "const float*", "int", "int", "long long"});
+  void* out = l.device->alloc(4096);
+  void* in = l.device->alloc(4096);
+  l.device->name_buffer(out, "out");
+  l.device->name_buffer(in, "x");
+  // An address nothing maps: the middle of a region mapped and given back.
+  const std::size_t span = std::size_t{1} << 32;  // its middle far from what the child maps next, at its top
+  void* hole = mmap(nullptr, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  REQUIRE(hole != MAP_FAILED);
+  REQUIRE(munmap(hole, span) == 0);
+  const auto target = reinterpret_cast<std::intptr_t>(hole) + static_cast<std::intptr_t>(span / 2);
+  int n = 1024, who = 5;
+  long long shift = (target - reinterpret_cast<std::intptr_t>(in)) / static_cast<long long>(sizeof(float)) - who;
+  auto a = args(out, in, n, who, shift);
+  const ChildEnd end = run_in_child([&] { l.device->launch(*l.kernel, dims({8, 1, 1}, {128, 1, 1}), a.data()); });
+  INFO(end.fault << end.stderr_text);
+  CHECK(end.exit_code == kFatalFaultExit);
+  CHECK(has(end.fault, "out-of-bounds read of address 0x"));
+  CHECK(has(end.fault, "outside every buffer and guard zone"));
+  CHECK(has(end.fault, "in block (0,0,0) thread (5,0,0)"));
   l.device->release(out);
   l.device->release(in);
 }

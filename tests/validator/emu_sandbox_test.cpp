@@ -176,16 +176,24 @@ TEST_CASE_FIXTURE(Sandbox, "sandbox: crashes and a memory blow-up are reported w
   CHECK(has(v.reason, "fiber stack overflow in block (0,0,0) thread ("));
   CHECK(w.started() == 1);
 
+  // An access outside every buffer is the kernel's fault, named like one inside a guard zone.
   v = run(w, "crash.cu", "rmsnorm_writes_null");
   CHECK_FALSE(v.pass);
+  CHECK(v.stage == "reference");
+  CHECK_MESSAGE(has(v.reason, "out-of-bounds write to address 0x0, outside every buffer and guard zone in block ("), v.reason);
+  CHECK(w.started() == 2);
+
+  // A signal emu cannot explain ends the worker, and the verdict says how.
+  v = run(w, "crash.cu", "rmsnorm_divides_by_zero");
+  CHECK_FALSE(v.pass);
   CHECK(v.stage == "worker");
-  CHECK(has(v.reason, "killed by signal 11"));
+  CHECK_MESSAGE(has(v.reason, "killed by signal 8"), v.reason);
 
   v = run(w, "memory_hog.cu", "rmsnorm_hoards_memory");
   CHECK_FALSE(v.pass);
   CHECK(has(v.reason, "the kernel ran out of memory in block ("));
   CHECK(run(w, "right.cu", "rmsnorm_right").pass);
-  CHECK(w.started() == 3);  // the first two ended their process; running out of memory did not
+  CHECK(w.started() == 4);  // the first three ended their process; running out of memory did not
 }
 
 TEST_CASE_FIXTURE(Sandbox, "sandbox: a kernel cannot create, read or remove a file") {
@@ -251,7 +259,8 @@ TEST_CASE_FIXTURE(Sandbox, "sandbox: a job's database survives a run of hostile 
   const std::vector<std::pair<std::string, std::string>> hostile = {
       {"file_access.cu", "rmsnorm_creates_file"}, {"file_access.cu", "rmsnorm_removes_file"},
       {"runs_command.cu", "rmsnorm_runs_command"}, {"out_of_bounds.cu", "rmsnorm_writes_past_end"},
-      {"crash.cu", "rmsnorm_writes_null"},        {"barrier_divergence.cu", "rmsnorm_diverges_at_barrier"}};
+      {"crash.cu", "rmsnorm_writes_null"},        {"crash.cu", "rmsnorm_divides_by_zero"},
+      {"barrier_divergence.cu", "rmsnorm_diverges_at_barrier"}};
   for (const auto& [file, entry] : hostile) {
     CAPTURE(entry);
     CHECK_FALSE(run(w, file, entry).pass);

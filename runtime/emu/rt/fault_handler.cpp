@@ -158,7 +158,14 @@ bool explain_fault(std::uintptr_t address, bool is_write, SignalText& reason) {
     return true;
   }
   GuardedBuffer b;
-  if (!find_guarded_buffer(address, b)) return false;
+  if (!find_guarded_buffer(address, b)) {
+    // Past the guard zones, in memory nothing of the launch maps: on the GPU an illegal address,
+    // the kernel's fault all the same. Outside a kernel thread it is not ours to explain.
+    if (!hone_emu_self) return false;
+    reason.add("out-of-bounds ").add(access).add(" address ").hex(address).add(", outside every buffer and guard zone");
+    add_where(reason);
+    return true;
+  }
   reason.add("out-of-bounds ").add(access).add(" buffer '").add(b.name[0] ? b.name : "(unnamed)").add("' (");
   reason.add(std::uint64_t{b.bytes}).add(" bytes) ");
   if (address < b.start) {

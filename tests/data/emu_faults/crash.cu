@@ -22,3 +22,11 @@ extern "C" __global__ void rmsnorm_writes_null(__nv_bfloat16* out, const __nv_bf
   volatile int* nowhere = nullptr;
   *nowhere = tokens;
 }
+
+// Divides an integer by zero: on x86 the CPU traps (SIGFPE), a signal emu does not explain, so the
+// process running the kernel dies of it. (The GPU returns an unspecified value instead.)
+extern "C" __global__ void rmsnorm_divides_by_zero(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_bfloat16* w,
+                                                   int tokens, int hidden, float eps) {
+  volatile int zero = tokens - tokens;
+  out[0] = __float2bfloat16(static_cast<float>(hidden / zero));
+}
