@@ -27,26 +27,19 @@ double distance_from_tie(double v) {
   return std::fabs(from_grid - unit / 2) / std::fabs(v);
 }
 
-const ArgSpec& arg(const OpSpec& op, const std::string& name) {
-  for (const auto& a : op.args)
-    if (a.name == name) return a;
-  FAIL("no argument " << name);
-  throw;
-}
-
 }  // namespace
 
 TEST_CASE("fused_add_rmsnorm: the rounded_sum hidden case puts no exact output within fp32 error of a bf16 tie") {
   const OpSpec op = load_op(templates_root(), "fused_add_rmsnorm");
   const Bindings shape{{"tokens", 3}, {"hidden", 256}};
   const std::size_t hidden = 256, residual_arg = 1, x_arg = 2, w_arg = 3;
-  REQUIRE(arg(op, "eps").range_hi > 0);
+  REQUIRE(op.find_arg("eps"));
+  REQUIRE(op.find_arg("eps")->range_hi > 0);
   double closest = 1;
   for (std::uint64_t draw_seed = 1; draw_seed <= 40; ++draw_seed) {
     Rng rng(draw_seed);
     for (const auto& t : hidden_tests(op, shape, {{"tokens", {3, 4}}}, rng)) {
       if (!t.input_case || t.input_case->name != "rounded_sum") continue;
-      const auto& scalars = t.scalars;  // what the kernel gets: the case's values where it sets them
       const auto calls = draw_calls(op, t.shape, {t.seed, t.input_case, t.modes, t.scalars});
       const auto& in = calls.at(0);
       const std::size_t tokens = in[x_arg].count / hidden;
@@ -58,9 +51,9 @@ TEST_CASE("fused_add_rmsnorm: the rounded_sum hidden case puts no exact output w
           r[h] = bf16_to_float(float_to_bf16(static_cast<float>(in[x_arg].at(i) + in[residual_arg].at(i))));
           sum_sq += r[h] * r[h];
         }
-        const double inv_rms = 1 / std::sqrt(sum_sq / hidden + static_cast<float>(scalars.at("eps")));
+        const double inv_rms = 1 / std::sqrt(sum_sq / hidden + static_cast<float>(t.scalars.at("eps")));
         for (std::size_t h = 0; h < hidden; ++h) {
-          const double exact = r[h] * inv_rms * (in[w_arg].at(h) + static_cast<float>(scalars.at("w_offset")));
+          const double exact = r[h] * inv_rms * (in[w_arg].at(h) + static_cast<float>(t.scalars.at("w_offset")));
           if (exact != 0) closest = std::min(closest, distance_from_tie(exact));
         }
       }

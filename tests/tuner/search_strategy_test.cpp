@@ -6,6 +6,7 @@
 
 #include "core/input_error.hpp"
 #include "tuner/search_strategy.hpp"
+#include "tuner/strategy_grid.hpp"
 
 using namespace hone;
 
@@ -256,22 +257,12 @@ TEST_CASE("strategy: the model's first points are spread over the space, farther
   // at small budgets. Each of the model's first points is the farthest of a few random candidates
   // from those before it.
   const Bowl bowl;
+  const StrategyGrid grid(*bowl.space);
   const std::size_t first = 8;  // the model's random share at a budget of 40
   const auto nearest_pair = [&](const std::vector<std::size_t>& order) {
     double nearest = 1e9;
     for (std::size_t i = 0; i < first; ++i)
-      for (std::size_t j = 0; j < i; ++j) {
-        double d = 0;
-        const double range[] = {9, 9, 3};  // the bowl's ranks: a and b 0..9, c 1, 2, 4, 8
-        for (int p = 0; p < 3; ++p) {
-          const auto rank = [&](std::size_t point) {
-            const double v = bowl.space->points[point][p];
-            return p == 2 ? std::log2(v) : v;
-          };
-          d += std::abs(rank(order[i]) - rank(order[j])) / range[p];
-        }
-        nearest = std::min(nearest, d);
-      }
+      for (std::size_t j = 0; j < i; ++j) nearest = std::min(nearest, grid.distance(order[i], order[j]));
     return nearest;
   };
   double model = 0, random = 0;
