@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "cli/number_list.hpp"
 #include "cli/table.hpp"
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "tuner/replay_benchmark.hpp"
 #include "tuner/search_strategy.hpp"
 
@@ -18,7 +20,7 @@ namespace hone::cli {
 namespace {
 
 struct ReplayArgs {
-  std::string cache, strategy = "auto", budgets = "50,100,200,400";
+  std::string cache, strategy = "auto", budgets = "50,100,200,400", trace;
   ReplayOptions options;
   bool json = false;
 };
@@ -31,6 +33,25 @@ std::vector<std::size_t> parse_budgets(const std::string& s) {
 
 // A ratio is infinite when no seed found a valid configuration: JSON has no infinity, so null.
 nlohmann::json ratio_json(double r) { return std::isfinite(r) ? nlohmann::json(r) : nlohmann::json(nullptr); }
+
+// One JSON line per search: what it evaluated, in order, each configuration's key and its time over
+// the optimum (null for a failure), to see where a search went and why it stalled.
+std::string trace_lines(const ReplayCache& cache, const std::vector<ReplayScore>& scores) {
+  const double optimum = *cache.entries[*cache.best()].time_ms;
+  std::string out;
+  for (const auto& s : scores)
+    for (std::size_t seed = 0; seed < s.evaluated.size(); ++seed) {
+      auto evaluated = nlohmann::json::array();
+      for (auto p : s.evaluated[seed]) {
+        const ReplayEntry& e = cache.entries[p];
+        evaluated.push_back({e.key, e.time_ms ? nlohmann::json(*e.time_ms / optimum) : nlohmann::json(nullptr)});
+      }
+      const nlohmann::json line = {{"strategy", s.strategy}, {"budget", s.budget}, {"seed", seed + 1},
+                                   {"ratio", ratio_json(s.ratios[seed])}, {"evaluated", std::move(evaluated)}};
+      out += line.dump() + "\n";
+    }
+  return out;
+}
 
 int run_replay(ReplayArgs a) {
   a.options.strategies.clear();
@@ -47,10 +68,14 @@ int run_replay(ReplayArgs a) {
   }
   a.options.budgets = parse_budgets(a.budgets);
   if (a.options.seeds == 0) throw InputError("--seeds must be at least 1");
+  // Found out before the searches, which can take minutes, not after.
+  if (!a.trace.empty() && !std::filesystem::is_directory(std::filesystem::absolute(a.trace).parent_path()))
+    throw InputError("--trace " + a.trace + ": cannot be written (its directory does not exist)");
   const ReplayCache cache = read_replay_cache(a.cache);
   const auto best = cache.best();
   if (!best) throw InputError(a.cache + ": no configuration has a valid time");
   const auto scores = replay_benchmark(cache, a.options);
+  if (!a.trace.empty()) write_file_atomically(a.trace, trace_lines(cache, scores));
 
   if (a.json) {
     auto out = nlohmann::json::array();
@@ -86,6 +111,9 @@ void add_replay_command(CLI::App& app, Action& action) {
   cmd->add_option("--plateau", a->options.plateau, "stop a search after this many evaluations without a better time (0: never)")
       ->capture_default_str();
   cmd->add_option("--jobs", a->options.threads, "threads (0: one per core)")->capture_default_str();
+  cmd->add_option("--trace", a->trace,
+                  "write one JSON line per search: its strategy, budget, seed, ratio and evaluated configurations in order "
+                  "([key, time over the optimum or null])");
   cmd->add_flag("--json", a->json, "print a JSON list of {strategy, budget, median_ratio, p90_ratio, ratios (one per seed, in seed order)}");
   cmd->callback([a, &action] { action = [a] { return run_replay(*a); }; });
 }

@@ -27,14 +27,17 @@ ReplayRun replay_search(const ReplayCache& cache, std::shared_ptr<const SearchSp
   limits.clock = [&recorded_ms] { return recorded_ms / 1000; };
   auto s = make_strategy(strategy, std::move(space), limits, seed);
   std::vector<Observation> history;
+  ReplayRun run;
   double found = std::numeric_limits<double>::infinity();
   while (auto p = s->next(history)) {
     const ReplayEntry& e = cache.entries.at(*p);
     recorded_ms += e.cost_ms;
     history.push_back({*p, e.time_ms});
+    run.evaluated.push_back(*p);
     if (e.time_ms) found = std::min(found, *e.time_ms);
   }
-  return {found / *cache.entries[*best].time_ms, history.size()};
+  run.ratio = found / *cache.entries[*best].time_ms;
+  return run;
 }
 
 double median_of(std::vector<double> v) {
@@ -90,14 +93,16 @@ std::vector<ReplayScore> replay_benchmark(const ReplayCache& cache, const Replay
   for (std::size_t s = 0; s < o.strategies.size(); ++s)
     for (std::size_t b = 0; b < o.budgets.size(); ++b) {
       std::vector<double> ratios;
+      std::vector<std::vector<std::size_t>> evaluated;
       double evaluations = 0;
       for (std::size_t i = 0; i < jobs.size(); ++i)
         if (jobs[i].strategy == s && jobs[i].budget == b) {
           ratios.push_back(runs[i].ratio);
-          evaluations += runs[i].evaluations;
+          evaluations += runs[i].evaluated.size();
+          evaluated.push_back(std::move(runs[i].evaluated));
         }
       out.push_back({o.strategies[s], o.budgets[b], median_of(ratios), quantile_of(ratios, 0.9),
-                     ratios.empty() ? 0 : evaluations / ratios.size(), std::move(ratios)});
+                     ratios.empty() ? 0 : evaluations / ratios.size(), std::move(ratios), std::move(evaluated)});
     }
   return out;
 }

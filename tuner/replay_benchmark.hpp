@@ -16,8 +16,8 @@ namespace hone {
 std::shared_ptr<const SearchSpace> replay_search_space(const ReplayCache& cache);
 
 struct ReplayRun {
-  double ratio = 0;             // best time found / optimum; infinity when no valid point was found
-  std::size_t evaluations = 0;  // how many points the search evaluated before it stopped
+  double ratio = 0;                     // best time found / optimum; infinity when no valid point was found
+  std::vector<std::size_t> evaluated;  // the points the search evaluated before it stopped, in order
 };
 
 /// One search. A time limit in `limits` is measured in the recorded tuning time of the points
@@ -39,6 +39,7 @@ struct ReplayScore {
   double median_ratio = 0, p90_ratio = 0;  // over the seeds; p90 by nearest rank
   double mean_evaluations = 0;
   std::vector<double> ratios;  // one per seed, seeds 1..N in order: two strategies compare seed by seed
+  std::vector<std::vector<std::size_t>> evaluated;  // per seed, as ratios: each search's points in order
 };
 
 /// Every strategy at every budget over the seeds, in the order of the options.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "tuner/replay_benchmark.hpp"
 
@@ -42,15 +43,29 @@ TEST_CASE("replay: a search's score is the best valid time it found over the cac
   // Exhaustive over the whole file finds the optimum itself.
   ReplayRun all = replay_search(c, space, "exhaustive", SearchLimits::of(c.entries.size()), 1);
   CHECK(all.ratio == 1.0);
-  CHECK(all.evaluations == c.entries.size());
+  CHECK(all.evaluated.size() == c.entries.size());
   // The first ten of the file: their best over the optimum, failures among them counted.
   ReplayRun ten = replay_search(c, space, "exhaustive", SearchLimits::of(10), 1);
   double best = INFINITY;
   for (std::size_t i = 0; i < 10; ++i)
     if (c.entries[i].time_ms) best = std::min(best, *c.entries[i].time_ms);
-  CHECK(ten.evaluations == 10);
+  CHECK(ten.evaluated.size() == 10);
   CHECK(ten.ratio == doctest::Approx(best / *c.entries[*c.best()].time_ms));
   CHECK(ten.ratio > 1.5);
+}
+
+TEST_CASE("replay: a search keeps the points it evaluated, in order, and its score is the best of them") {
+  // What a stalled search tried is what says why it stalled: the trace of `hone replay --trace`.
+  const auto& c = convolution();
+  const ReplayRun r = replay_search(c, replay_search_space(c), "model", SearchLimits::of(40), 3);
+  REQUIRE(r.evaluated.size() == 40);
+  CHECK(std::set<std::size_t>(r.evaluated.begin(), r.evaluated.end()).size() == 40);
+  double best = INFINITY;
+  for (auto p : r.evaluated)
+    if (c.entries.at(p).time_ms) best = std::min(best, *c.entries[p].time_ms);
+  CHECK(r.ratio == best / *c.entries[*c.best()].time_ms);
+  // The same seed proposes the same points.
+  CHECK(replay_search(c, replay_search_space(c), "model", SearchLimits::of(40), 3).evaluated == r.evaluated);
 }
 
 TEST_CASE("replay: a time budget is spent in the recorded tuning time") {
@@ -59,7 +74,7 @@ TEST_CASE("replay: a time budget is spent in the recorded tuning time") {
   for (std::size_t i = 0; i < 3; ++i) first_three += c.entries[i].cost_ms;
   SearchLimits limits = SearchLimits::of(100);
   limits.seconds = first_three / 1000 * 0.999;
-  CHECK(replay_search(c, replay_search_space(c), "exhaustive", limits, 1).evaluations == 3);
+  CHECK(replay_search(c, replay_search_space(c), "exhaustive", limits, 1).evaluated.size() == 3);
 }
 
 TEST_CASE("replay: the model-guided search beats random search at budget 100 on a recorded space") {
@@ -91,6 +106,8 @@ TEST_CASE("replay: the scores do not depend on the thread count, and a plateau e
   CHECK(one[0].p90_ratio == three[0].p90_ratio);
   CHECK(one[0].ratios.size() == 6);
   CHECK(one[0].ratios == three[0].ratios);
+  CHECK(one[0].evaluated.size() == 6);
+  CHECK(one[0].evaluated == three[0].evaluated);
   o.plateau = 5;
   CHECK(replay_benchmark(convolution(), o)[0].mean_evaluations < 60);
 }

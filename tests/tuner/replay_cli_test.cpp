@@ -1,8 +1,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <set>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -61,4 +65,43 @@ TEST_CASE("hone replay: a table by default, and bad input exits 2 naming the pro
   CHECK(run_hone("replay --cache " + convolution() + " --strategy tabu").code == 2);
   CHECK(run_hone("replay --cache " + convolution() + " --budget 0").code == 2);
   CHECK(run_hone("replay").code == 2);
+}
+
+TEST_CASE("hone replay --trace: one JSON line per search, each evaluated configuration with its key and ratio") {
+  const fs::path dir = fs::temp_directory_path() / ("hone-replay-trace-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path trace = dir / "trace.jsonl";
+  auto r = run_hone("replay --cache " + convolution() + " --strategy model --budget 20,30 --seeds 2 --json --trace " + trace.string());
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  const auto scores = nlohmann::json::parse(r.output);
+  std::ifstream in(trace);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  REQUIRE(lines.size() == 4);
+  for (const auto& l : lines) {
+    CHECK(l.at("strategy") == "model");
+    const auto budget = l.at("budget").get<std::size_t>();
+    const auto seed = l.at("seed").get<std::size_t>();
+    REQUIRE((seed == 1 || seed == 2));
+    const auto& evaluated = l.at("evaluated");
+    REQUIRE(evaluated.size() == budget);
+    // Each is [key, time over the optimum], null for a failed configuration; the search's ratio is
+    // the best of them, the same as --json's for that seed.
+    double best = INFINITY;
+    std::set<std::string> keys;
+    for (const auto& e : evaluated) {
+      keys.insert(e.at(0).get<std::string>());
+      if (!e.at(1).is_null()) best = std::min(best, e.at(1).get<double>());
+    }
+    CHECK(keys.size() == budget);
+    CHECK(l.at("ratio").get<double>() == doctest::Approx(best));
+    for (const auto& s : scores)
+      if (s.at("budget") == budget) CHECK(s.at("ratios").at(seed - 1).get<double>() == doctest::Approx(best));
+  }
+  // A trace that cannot be written is bad input, named before any search runs.
+  auto bad = run_hone("replay --cache " + convolution() + " --strategy model --budget 20 --seeds 1 --trace " + (dir / "none" / "t.jsonl").string());
+  CHECK(bad.code == 2);
+  CHECK_MESSAGE(bad.output.find((dir / "none" / "t.jsonl").string()) != std::string::npos, bad.output);
+  CHECK_MESSAGE(bad.output.find("median") == std::string::npos, bad.output);
+  fs::remove_all(dir);
 }
