@@ -94,7 +94,7 @@ int run_replay(ReplayArgs a) {
   Table t({"strategy", "budget", "median", "p90", "evaluations"});
   for (const auto& s : scores)
     t.add({s.strategy, std::to_string(s.budget), fmt::format("{:.3f}", s.median_ratio), fmt::format("{:.3f}", s.p90_ratio),
-           fmt::format("{:.0f}", s.mean_evaluations)});
+           fmt::format("{:.0f}", s.mean_evaluations())});
   std::cout << t.str();
   return 0;
 }

@@ -40,6 +40,12 @@ ReplayRun replay_search(const ReplayCache& cache, std::shared_ptr<const SearchSp
   return run;
 }
 
+double ReplayScore::mean_evaluations() const {
+  double sum = 0;
+  for (const auto& e : evaluated) sum += e.size();
+  return evaluated.empty() ? 0 : sum / evaluated.size();
+}
+
 double median_of(std::vector<double> v) {
   if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
   std::sort(v.begin(), v.end());
@@ -94,15 +100,12 @@ std::vector<ReplayScore> replay_benchmark(const ReplayCache& cache, const Replay
     for (std::size_t b = 0; b < o.budgets.size(); ++b) {
       std::vector<double> ratios;
       std::vector<std::vector<std::size_t>> evaluated;
-      double evaluations = 0;
       for (std::size_t i = 0; i < jobs.size(); ++i)
         if (jobs[i].strategy == s && jobs[i].budget == b) {
           ratios.push_back(runs[i].ratio);
-          evaluations += runs[i].evaluated.size();
           evaluated.push_back(std::move(runs[i].evaluated));
         }
-      out.push_back({o.strategies[s], o.budgets[b], median_of(ratios), quantile_of(ratios, 0.9),
-                     ratios.empty() ? 0 : evaluations / ratios.size(), std::move(ratios), std::move(evaluated)});
+      out.push_back({o.strategies[s], o.budgets[b], median_of(ratios), quantile_of(ratios, 0.9), std::move(ratios), std::move(evaluated)});
     }
   return out;
 }

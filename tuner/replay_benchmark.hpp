@@ -37,9 +37,12 @@ struct ReplayScore {
   std::string strategy;
   std::size_t budget = 0;
   double median_ratio = 0, p90_ratio = 0;  // over the seeds; p90 by nearest rank
-  double mean_evaluations = 0;
   std::vector<double> ratios;  // one per seed, seeds 1..N in order: two strategies compare seed by seed
   std::vector<std::vector<std::size_t>> evaluated;  // per seed, as ratios: each search's points in order
+
+  /// How many points a search evaluated, on average over the seeds (fewer than the budget when a
+  /// plateau or time limit stopped it).
+  double mean_evaluations() const;
 };
 
 /// Every strategy at every budget over the seeds, in the order of the options.

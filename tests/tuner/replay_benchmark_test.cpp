@@ -90,7 +90,7 @@ TEST_CASE("replay: the model-guided search beats random search at budget 100 on 
   MESSAGE("median best/optimum at 100: model " << scores[0].median_ratio << ", random " << scores[1].median_ratio);
   CHECK(scores[0].median_ratio < scores[1].median_ratio);
   CHECK(scores[0].median_ratio >= 1.0);
-  CHECK(scores[0].mean_evaluations == 100);
+  CHECK(scores[0].mean_evaluations() == 100);
 }
 
 TEST_CASE("replay: the scores do not depend on the thread count, and a plateau ends searches early") {
@@ -109,5 +109,5 @@ TEST_CASE("replay: the scores do not depend on the thread count, and a plateau e
   CHECK(one[0].evaluated.size() == 6);
   CHECK(one[0].evaluated == three[0].evaluated);
   o.plateau = 5;
-  CHECK(replay_benchmark(convolution(), o)[0].mean_evaluations < 60);
+  CHECK(replay_benchmark(convolution(), o)[0].mean_evaluations() < 60);
 }
