@@ -90,6 +90,17 @@ TEST_CASE("emu scheduler: a lane that never waits runs ahead of its readers by m
   }
 }
 
+TEST_CASE("emu scheduler: a faulted block's suspended threads are unwound, their destructors run, and the next launch runs") {
+  const EmuModule m = build("scheduler.cu", "trap_while_others_wait", {"int*"});
+  std::vector<int> marks(64, 0);
+  int* o = marks.data();
+  auto a = args(o);
+  CHECK(has(fault_of(m, dims({1, 1, 1}, {64, 1, 1}), a.data()), "__trap()"));
+  CHECK(marks == std::vector<int>(64, 1));
+  CHECK(has(fault_of(m, dims({1, 1, 1}, {64, 1, 1}), a.data()), "__trap()"));
+  CHECK(marks == std::vector<int>(64, 1));
+}
+
 TEST_CASE("emu scheduler: a full-warp shuffle is not a warp barrier, so shared memory written before it and read after needs __syncwarp") {
   const EmuModule m = build("scheduler.cu", "shuffle_orders_nothing", {"float*", "int"});
   auto run = [&](int sync_warp) {

@@ -12,12 +12,17 @@
 #include <new>
 
 #include "fault_handler.hpp"
+#include "fiber_switch.hpp"
 #include "schedule_order.hpp"
 
 namespace hone::emu {
 
 namespace {
 constexpr unsigned kMaxThreads = 1024;
+
+// Thrown in a suspended kernel thread that destroy_fibers() resumes, to unwind its stack. Not a
+// std::exception, so that no handler in the runtime's built-ins takes it for the kernel's own.
+struct ForcedUnwind {};
 
 std::atomic<std::uint64_t> switches_total{0};  // added once per block, not per switch
 
@@ -117,13 +122,15 @@ void BlockScheduler::prepare(const BlockTask& task) {
     lane.abi.dynamic_smem = smem;
     lane.abi.cluster_dim = task.cluster_dim;
     lane.wait = Wait::ready;
-    lane.started = false;
+    lane.started = lane.alive = false;
     lane.held = nullptr;
     lane.shuffles = 0;
+    lane.ring = &rings_[linear / 32];
   }
   for (unsigned w = 0; w < (threads_ + 31) / 32; ++w) {
     rings_[w].base = rings_[w].top = 0;
     rings_[w].waiting_slot = 0;
+    rings_[w].live = warp_lanes(w);
   }
   for (unsigned g = 0; g < (threads_ + 31) / 32 * kGatheredPerWarp; ++g) gathered_[g].readers = 0;
   std::fill(std::begin(active_queries_), std::end(active_queries_), 0u);
@@ -154,20 +161,18 @@ void BlockScheduler::poison_static_shared() {
   std::memset(static_cast<unsigned char*>(s.touch()) - s.offset, 0xff, s.bytes);
 }
 
-// Gives a thread that has not run yet its fiber; false (and the block faulted) when there is no
-// stack for it.
+// Gives a thread that has not run yet its stack; false (and the block faulted) when there is none
+// for it.
 bool BlockScheduler::start_fiber(Lane& lane) {
   try {
-    lane.fiber = boost::context::fiber(std::allocator_arg, PooledStack{&stacks_, &lane.stack_guard},
-                                       [this, &lane](boost::context::fiber&& from) {
-                                         park(std::move(from));
-                                         return thread_main(lane);
-                                       });
+    lane.stack = stacks_.take();
   } catch (const std::exception& e) {
     record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
     return false;
   }
-  lane.started = true;
+  lane.stack_guard = guard_start(lane.stack);
+  lane.sp = fiber_start_frame(lane.stack.top, &BlockScheduler::fiber_entry, &lane);
+  lane.started = lane.alive = true;
   return true;
 }
 
@@ -186,26 +191,23 @@ inline bool BlockScheduler::enter(Lane* next) {
   return true;
 }
 
-// Stores the context that just jumped here where it belongs: its lane's fiber, or main_.
-inline void BlockScheduler::park(boost::context::fiber&& from) {
-  (from_ ? from_->fiber : main_) = std::move(from);
-}
-
 // The thread to run next, or nullptr for run() (nothing can run, or the block has faulted).
 inline BlockScheduler::Lane* BlockScheduler::next_ready() {
   return faulted_ || queued_ == 0 ? nullptr : &lanes_[pop_ready()];
 }
 
-// Leaves the running context for `next`; returns when some context switches back to this one.
+// Leaves the running context for `next`; returns when some context switches back to this one. A
+// kernel thread resumed only to be torn down unwinds from here.
 inline void BlockScheduler::switch_to(Lane* next) {
-  if (next == current_) return;
-  from_ = current_;
+  Lane* const from = current_;
+  if (next == from) return;
   if (!enter(next)) {
     enter(next = nullptr);
-    if (!from_) return;  // run() itself: its loop sees the fault
+    if (!from) return;  // run() itself: its loop sees the fault
   }
-  boost::context::fiber& target = next ? next->fiber : main_;
-  park(std::move(target).resume());
+  hone_emu_fiber_switch(from ? &from->sp : &main_sp_, next ? next->sp : main_sp_);
+  if (unwinding_ && current_) [[unlikely]]
+    throw ForcedUnwind{};
 }
 
 inline void BlockScheduler::suspend() { switch_to(next_ready()); }
@@ -236,7 +238,6 @@ void BlockScheduler::begin(const BlockTask& task) {
 BlockScheduler::Outcome BlockScheduler::proceed() {
   running_ = this;
   current_ = nullptr;
-  from_ = nullptr;
   smem_.activate();
   while (queued_ > 0 && !faulted_) switch_to(&lanes_[pop_ready()]);
   hone_emu_self = nullptr;
@@ -267,11 +268,14 @@ std::string BlockScheduler::end() {
   return faulted_ ? error_ : std::string();
 }
 
-boost::context::fiber BlockScheduler::thread_main(Lane& lane) {
+void BlockScheduler::fiber_entry(void* lane) { running_->thread_main(*static_cast<Lane*>(lane)); }
+
+void BlockScheduler::thread_main(Lane& lane) {
+  bool torn_down = false;
   try {
     task_.kernel(task_.args);
-  } catch (const boost::context::detail::forced_unwind&) {
-    throw;  // the scheduler is tearing this fiber down; Boost.Context must see it
+  } catch (const ForcedUnwind&) {
+    torn_down = true;  // destroy_fibers() resumed this thread to unwind it
   } catch (const std::bad_alloc& e) {
     record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(lane.abi.linear) + " (" +
                  e.what() + "): it allocates more than the process may use" + address_space_limit());
@@ -281,12 +285,16 @@ boost::context::fiber BlockScheduler::thread_main(Lane& lane) {
   } catch (...) {
     record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear));
   }
-  on_exit(lane);
-  // This fiber ends: hand over to the next thread (or run()), whose park() files it as ended.
-  from_ = &lane;
-  Lane* next = next_ready();
+  if (!torn_down) on_exit(lane);
+  // This thread ends: hand over to the next thread (or run()) for good. The next one gets its
+  // stack before this one's goes back to the pool, which nothing takes from until the switch.
+  Lane* next = torn_down ? nullptr : next_ready();
   if (!enter(next)) enter(next = nullptr);
-  return std::move(next ? next->fiber : main_);
+  stacks_.give(lane.stack);
+  lane.alive = false;
+  void* ended;
+  hone_emu_fiber_switch(&ended, next ? next->sp : main_sp_);
+  __builtin_trap();
 }
 
 // A thread arriving at a block-wide barrier while some thread has exited, or while lanes of its
@@ -439,11 +447,10 @@ inline void BlockScheduler::wake(unsigned linear) {
   push_ready(linear);
 }
 
-// The lane has what it needed from the slot; the oldest slots every lane has passed are free.
-inline void BlockScheduler::pass_shuffle(ShuffleRing& ring, ShuffleSlot& slot, unsigned lane, unsigned live) {
-  slot.passed |= 1u << lane;
-  if (slot.passed != live) return;
-  while (ring.base < ring.top && ring.slots[ring.base % kShuffleRing].passed == live) ++ring.base;
+// Every lane has passed the oldest slot: free the slots all have passed, and let on the lanes
+// that waited for one.
+void BlockScheduler::retire_shuffles(ShuffleRing& ring) {
+  while (ring.base < ring.top && ring.slots[ring.base % kShuffleRing].passed == ring.live) ++ring.base;
   if (const unsigned waiting = ring.waiting_slot) {
     ring.waiting_slot = 0;
     const unsigned base = current_->abi.linear / 32 * 32;
@@ -461,82 +468,127 @@ unsigned long long BlockScheduler::partial_shuffle(unsigned mask, const char* op
 // A lane may exit once it has passed its last shuffle, while others are still behind it; one
 // that exited before shuffle k, or waits at __syncthreads without having come to it, never will.
 // Called only when some such lane has passed no more than k shuffles.
-void BlockScheduler::check_shuffle_members(std::uint64_t k) {
+void BlockScheduler::check_shuffle_members(std::uint64_t k, unsigned mask, const char* op) {
   const Lane& me = *current_;
   const unsigned base = me.abi.linear / 32 * 32;
   for_each_lane(exited_lanes_[base / 32], [&](unsigned l) {
-    if (lanes_[base + l].shuffles <= k) fault_names_exited(me.mask, me.op, 1u << l);
+    if (lanes_[base + l].shuffles <= k) fault_names_exited(mask, op, 1u << l);
   });
   for_each_lane(block_waiters_[base / 32], [&](unsigned l) {
     if (lanes_[base + l].shuffles <= k)
       fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at " +
             wait_description(lanes_[base + l]) + " while " + thread_name(me.abi.linear) + " waits at " +
-            intrinsic_text(me.op, me.mask));
+            intrinsic_text(op, mask));
   });
 }
 
-void BlockScheduler::wait_for_slot(ShuffleRing& ring, std::uint64_t k) {
+// The first lane to come to shuffle k: the checks no later arrival needs (a lane that stops
+// without having come to an open shuffle is caught where it stops), a wait while the ring is
+// full, then the slot is set up, unless another lane came to it during the wait.
+void BlockScheduler::open_shuffle(ShuffleRing& ring, std::uint64_t k, unsigned mask, const char* op) {
   Lane& me = *current_;
+  const unsigned warp = me.abi.linear / 32;
+  if (k >= stopped_shuffles_[warp]) check_shuffle_members(k, mask, op);
   while (k >= ring.base + kShuffleRing) {
     me.wait = Wait::warp_barrier;
+    me.mask = mask;
+    me.op = op;
     ring.waiting_slot |= 1u << me.abi.lane;
-    release_active_queries(me.abi.linear / 32 * 32);
+    release_active_queries(warp * 32);
     suspend();
   }
+  ShuffleSlot& slot = ring.slots[k % kShuffleRing];
+  if (k != ring.top) {
+    check_same_shuffle(slot, mask, op);
+    return;
+  }
+  ++ring.top;
+  slot.op = op;
+  slot.mask = mask;
+  slot.first = me.abi.linear;
+  slot.arrived = slot.passed = slot.waited = 0;
 }
 
-void BlockScheduler::check_same_shuffle(const ShuffleSlot& slot) {
-  const Lane& me = *current_;
-  if (slot.mask == me.mask && std::strcmp(slot.op, me.op) == 0) return;
-  fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
-        intrinsic_text(me.op, me.mask) + " while " + thread_name(slot.first) + " waits at " +
+void BlockScheduler::check_same_shuffle(const ShuffleSlot& slot, unsigned mask, const char* op) {
+  if (slot.mask == mask && std::strcmp(slot.op, op) == 0) return;
+  fault("barrier divergence in " + block_name() + ": " + thread_name(current_->abi.linear) + " waits at " +
+        intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " +
         intrinsic_text(slot.op, slot.mask));
 }
 
-unsigned long long BlockScheduler::warp_shuffle(unsigned mask, const char* op, unsigned long long value, int src) {
+// `lane` has deposited: the lanes that wait to read it go on.
+void BlockScheduler::wake_readers(ShuffleSlot& slot, unsigned lane) {
+  const unsigned waiting = slot.waiting_for[lane];
+  slot.waited &= ~(1u << lane);
+  const unsigned base = current_->abi.linear / 32 * 32;
+  for_each_lane(waiting, [&](unsigned l) { wake(base + l); });
+}
+
+// The running lane reads lane `src`, which has not come to this shuffle yet.
+void BlockScheduler::wait_for_value(ShuffleSlot& slot, unsigned src) {
   Lane& me = *current_;
-  const unsigned warp = me.abi.linear / 32;
-  const unsigned live = warp_lanes(warp);
-  if ((mask & live) != live) return partial_shuffle(mask, op, value, src);
-  release(me);
-  me.mask = mask;
-  me.op = op;
+  me.wait = Wait::warp_barrier;
+  me.mask = slot.mask;
+  me.op = slot.op;
+  const unsigned bit = 1u << src;
+  if (!(slot.waited & bit)) {
+    slot.waited |= bit;
+    slot.waiting_for[src] = 0;
+  }
+  slot.waiting_for[src] |= 1u << me.abi.lane;
+  release_active_queries(me.abi.linear / 32 * 32);
+  suspend();
+}
+
+// A lane at shuffle k, open with its mask and intrinsic: deposit, read the source's value once it
+// is there, pass on.
+inline unsigned long long BlockScheduler::shuffle_open(Lane& me, ShuffleSlot& slot, std::uint64_t k,
+                                                       unsigned long long value, int src) {
   const unsigned lane = me.abi.lane;
-  const unsigned base = warp * 32;
-  ShuffleRing& ring = rings_[warp];
-  const std::uint64_t k = me.shuffles;
-  if (k >= stopped_shuffles_[warp]) check_shuffle_members(k);
-  if (k >= ring.base + kShuffleRing) wait_for_slot(ring, k);
-  ShuffleSlot& slot = ring.slots[k % kShuffleRing];
-  if (k == ring.top) {
-    ++ring.top;
-    slot.op = op;
-    slot.mask = mask;
-    slot.first = base + lane;
-    slot.arrived = slot.passed = 0;
-    std::memset(slot.waiting_for, 0, sizeof slot.waiting_for);
-  } else if (slot.op != op || slot.mask != mask) {
-    check_same_shuffle(slot);
-  }
+  const unsigned bit = 1u << lane;
   slot.values[lane] = value;
-  slot.arrived |= 1u << lane;
-  if (const unsigned waiting = slot.waiting_for[lane]) {
-    slot.waiting_for[lane] = 0;
-    for_each_lane(waiting, [&](unsigned l) { wake(base + l); });
-  }
+  slot.arrived |= bit;
+  if (slot.waited & bit) [[unlikely]]
+    wake_readers(slot, lane);
   unsigned long long result = value;
-  if (src >= 0 && static_cast<unsigned>(src) != lane && ((live >> src) & 1u)) {
-    if (!((slot.arrived >> src) & 1u)) {
-      me.wait = Wait::warp_barrier;
-      slot.waiting_for[src] |= 1u << lane;
-      release_active_queries(base);
-      suspend();
-    }
-    result = slot.values[src];
+  ShuffleRing& ring = *me.ring;
+  const unsigned from = static_cast<unsigned>(src);
+  if (from < 32 && from != lane && ((ring.live >> from) & 1u)) {
+    if (!((slot.arrived >> from) & 1u)) wait_for_value(slot, from);
+    result = slot.values[from];
   }
   me.shuffles = k + 1;
-  pass_shuffle(ring, slot, lane, live);
+  slot.passed |= bit;
+  if (slot.passed == ring.live && ring.base == k) [[unlikely]]
+    retire_shuffles(ring);
   return result;
+}
+
+// What the hot path leaves: a mask short of the warp, values of a warp barrier still held, the
+// first lane at a shuffle, or a lane whose mask or intrinsic differs from the first's.
+unsigned long long BlockScheduler::shuffle_rare(unsigned mask, const char* op, unsigned long long value, int src) {
+  Lane& me = *current_;
+  ShuffleRing& ring = *me.ring;
+  if ((mask & ring.live) != ring.live) return partial_shuffle(mask, op, value, src);
+  release(me);
+  const std::uint64_t k = me.shuffles;
+  ShuffleSlot& slot = ring.slots[k % kShuffleRing];
+  if (k >= ring.top) open_shuffle(ring, k, mask, op);
+  else check_same_shuffle(slot, mask, op);
+  return shuffle_open(me, slot, k, value, src);
+}
+
+// Every lane but the first to come to a shuffle finds it open with its own mask and intrinsic (so
+// the mask names the whole warp: the first lane checked that), and most hold no values of a warp
+// barrier: for them a shuffle is a few loads and stores, unless it waits.
+unsigned long long BlockScheduler::warp_shuffle(unsigned mask, const char* op, unsigned long long value, int src) {
+  Lane& me = *current_;
+  ShuffleRing& ring = *me.ring;
+  const std::uint64_t k = me.shuffles;
+  ShuffleSlot& slot = ring.slots[k % kShuffleRing];
+  if (k >= ring.top || slot.mask != mask || slot.op != op || me.held) [[unlikely]]
+    return shuffle_rare(mask, op, value, src);
+  return shuffle_open(me, slot, k, value, src);
 }
 
 unsigned BlockScheduler::active_mask() {
@@ -670,14 +722,13 @@ void BlockScheduler::diagnose_deadlock() {
                " and not every thread of the block can arrive");
 }
 
+// Each thread still suspended (a fault or a deadlock ended the block) is resumed once to unwind its
+// stack, so that what its frames hold is released, and comes back here.
 void BlockScheduler::destroy_fibers() {
-  for (unsigned linear = 0; linear < threads_; ++linear) {
-    Lane& lane = lanes_[linear];
-    if (!lane.fiber) continue;
-    current_ = &lane;
-    hone_emu_self = &lane.abi;
-    lane.fiber = boost::context::fiber();  // unwinds the suspended thread's stack
-  }
+  unwinding_ = true;
+  for (unsigned linear = 0; linear < threads_; ++linear)
+    if (lanes_[linear].alive) switch_to(&lanes_[linear]);
+  unwinding_ = false;
 }
 
 std::string BlockScheduler::block_name() const {

@@ -5,16 +5,16 @@
 // can run and some have not finished, the block has deadlocked on divergent barriers, and the
 // scheduler reports which threads wait where.
 //
-// A thread that stops hands the OS thread straight to the next ready thread (one context jump,
-// not two through a scheduler loop): a warp shuffle costs every lane one jump and a few stores,
-// which is most of what a shuffle-heavy kernel pays for emulation. run() gets control back only
-// when no thread can run, or a fault ends the block.
+// A thread that stops hands the OS thread straight to the next ready thread (one context switch,
+// fiber_switch.hpp, not two through a scheduler loop): in a warp shuffle the lane that comes first
+// of the two that read each other waits, so a shuffle costs half a switch per lane and a few
+// stores, which is most of what a shuffle-heavy kernel pays for emulation. run() gets control
+// back only when no thread can run, or a fault ends the block; a block that ends with threads
+// still suspended resumes each once to unwind its stack.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <boost/context/fiber.hpp>
 
 #include "grid.hpp"
 #include "hone_emu/abi.h"
@@ -99,25 +99,29 @@ class BlockScheduler {
   static constexpr unsigned kShuffleRing = 8;
   struct ShuffleSlot {
     unsigned long long values[32];
-    unsigned waiting_for[32];  // per source lane: the lanes suspended until it deposits
+    unsigned waiting_for[32];  // per source lane in `waited`: the lanes suspended until it deposits
     const char* op;            // the intrinsic and mask of the first lane to arrive, and that lane
     unsigned mask;
     unsigned first;
     unsigned arrived;
     unsigned passed;           // lanes that have read what they needed and gone on
+    unsigned waited;           // source lanes some lane waits for
   };
   struct ShuffleRing {
     std::uint64_t base = 0;  // the oldest shuffle some lane has yet to pass
-    std::uint64_t top = 0;   // the next shuffle no lane has reached
+    std::uint64_t top = 0;   // the next shuffle no lane has reached; never past base + kShuffleRing
     unsigned waiting_slot = 0;  // lanes suspended until `base` moves on
+    unsigned live = 0;          // the warp's lanes (all 32 but in a partial last warp)
     ShuffleSlot slots[kShuffleRing];
   };
 
   struct Lane {
     hone_emu_thread abi;
-    boost::context::fiber fiber;  // the thread, held here while it is suspended
+    void* sp = nullptr;  // the saved stack pointer while it is suspended (fiber_switch.hpp)
+    FiberStack stack;
     Wait wait = Wait::ready;
     bool started = false;
+    bool alive = false;  // started and its stack not yet given back
     int predicate = 0;
     int block_result = 0;
     unsigned mask = 0;
@@ -125,6 +129,7 @@ class BlockScheduler {
     unsigned group = 0;
     Gathered* held = nullptr;  // the values of this lane's last completed warp barrier
     std::uint64_t shuffles = 0;  // whole-warp shuffles this lane has passed
+    ShuffleRing* ring = nullptr;  // its warp's
     std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
@@ -133,22 +138,26 @@ class BlockScheduler {
   // constinit: no dynamic initialisation, so no TLS wrapper call on every read.
   static inline constinit thread_local BlockScheduler* running_ __attribute__((tls_model("initial-exec"))) = nullptr;
 
-  boost::context::fiber thread_main(Lane& lane);
+  static void fiber_entry(void* lane);
+  [[noreturn]] void thread_main(Lane& lane);
   [[gnu::noinline]] bool start_fiber(Lane& lane);
   void suspend();
   void switch_to(Lane* next);
   bool enter(Lane* next);
   Lane* next_ready();
-  void park(boost::context::fiber&& from);
   static void release(Lane& lane);
   Gathered* free_gathered(unsigned warp);
   void wake(unsigned linear);
   // The rare turns of warp_shuffle, kept out of its hot path.
   [[gnu::noinline]] unsigned long long partial_shuffle(unsigned mask, const char* op, unsigned long long value, int src);
-  [[gnu::cold, gnu::noinline]] void check_shuffle_members(std::uint64_t k);
-  [[gnu::noinline]] void wait_for_slot(ShuffleRing& ring, std::uint64_t k);
-  [[gnu::cold, gnu::noinline]] void check_same_shuffle(const ShuffleSlot& slot);
-  void pass_shuffle(ShuffleRing& ring, ShuffleSlot& slot, unsigned lane, unsigned live);
+  [[gnu::cold, gnu::noinline]] void check_shuffle_members(std::uint64_t k, unsigned mask, const char* op);
+  [[gnu::noinline]] void open_shuffle(ShuffleRing& ring, std::uint64_t k, unsigned mask, const char* op);
+  [[gnu::cold, gnu::noinline]] void check_same_shuffle(const ShuffleSlot& slot, unsigned mask, const char* op);
+  [[gnu::noinline]] void wake_readers(ShuffleSlot& slot, unsigned lane);
+  [[gnu::noinline]] void wait_for_value(ShuffleSlot& slot, unsigned src);
+  [[gnu::noinline]] unsigned long long shuffle_rare(unsigned mask, const char* op, unsigned long long value, int src);
+  unsigned long long shuffle_open(Lane& me, ShuffleSlot& slot, std::uint64_t k, unsigned long long value, int src);
+  [[gnu::noinline]] void retire_shuffles(ShuffleRing& ring);
   void on_exit(Lane& lane);
   void release_active_queries(unsigned warp_base);
   void record_fault(const std::string& reason);
@@ -174,8 +183,8 @@ class BlockScheduler {
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
   std::uint64_t switches_ = 0;      // fiber resumptions in this block, for fiber_switch_count()
-  boost::context::fiber main_;      // run() while a kernel thread runs
-  Lane* from_ = nullptr;            // the context that jumped last (nullptr: run()); see park()
+  void* main_sp_ = nullptr;         // run()'s stack pointer while a kernel thread runs
+  bool unwinding_ = false;          // destroy_fibers() is tearing the suspended threads down
   std::size_t stack_bytes_ = StackPool::stack_bytes();
   std::size_t guard_bytes_ = StackPool::guard_bytes();
   std::unique_ptr<Gathered[]> gathered_;       // kGatheredPerWarp per warp

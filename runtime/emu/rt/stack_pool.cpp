@@ -30,10 +30,10 @@ std::size_t StackPool::stack_bytes() {
 std::size_t StackPool::guard_bytes() { return page_size(); }
 
 StackPool::~StackPool() {
-  for (auto& s : free_) munmap(static_cast<char*>(s.sp) - s.size, s.size);
+  for (auto& s : free_) munmap(static_cast<char*>(s.top) - s.size, s.size);
 }
 
-boost::context::stack_context StackPool::take() {
+FiberStack StackPool::take() {
   if (!free_.empty()) {
     auto s = free_.back();
     free_.pop_back();
@@ -49,12 +49,12 @@ boost::context::stack_context StackPool::take() {
     munmap(base, total);
     throw std::bad_alloc();
   }
-  boost::context::stack_context s;
+  FiberStack s;
   s.size = total;
-  s.sp = static_cast<char*>(base) + total;  // stacks grow down from sp
+  s.top = static_cast<char*>(base) + total;
   return s;
 }
 
-void StackPool::give(boost::context::stack_context stack) { free_.push_back(stack); }
+void StackPool::give(FiberStack stack) { free_.push_back(stack); }
 
 }  // namespace hone::emu

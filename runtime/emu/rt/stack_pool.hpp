@@ -5,9 +5,14 @@
 #include <cstdint>
 #include <vector>
 
-#include <boost/context/stack_context.hpp>
-
 namespace hone::emu {
+
+/// One fiber stack: it grows down from `top`; the mapping, guard region included, is the `size`
+/// bytes below it.
+struct FiberStack {
+  void* top = nullptr;
+  std::size_t size = 0;
+};
 
 class StackPool {
  public:
@@ -25,29 +30,16 @@ class StackPool {
   /// A stack with an inaccessible guard region below it, so an overflow faults instead of
   /// silently corrupting the neighbouring fiber (kernels are built with stack clash protection,
   /// so even a large frame touches the guard first). Throws std::bad_alloc when mapping fails.
-  boost::context::stack_context take();
-  void give(boost::context::stack_context stack);
+  FiberStack take();
+  void give(FiberStack stack);
 
  private:
-  std::vector<boost::context::stack_context> free_;
+  std::vector<FiberStack> free_;
 };
 
 /// The lowest address of a stack's guard region (the mapping's start).
-inline std::uintptr_t guard_start(const boost::context::stack_context& stack) {
-  return reinterpret_cast<std::uintptr_t>(stack.sp) - stack.size;
+inline std::uintptr_t guard_start(const FiberStack& stack) {
+  return reinterpret_cast<std::uintptr_t>(stack.top) - stack.size;
 }
-
-/// Boost.Context's StackAllocator concept over a pool; the pool must outlive the fiber. The
-/// start of the stack's guard region is stored in *guard, for the fault handler.
-struct PooledStack {
-  StackPool* pool;
-  std::uintptr_t* guard;
-  boost::context::stack_context allocate() {
-    boost::context::stack_context s = pool->take();
-    *guard = guard_start(s);
-    return s;
-  }
-  void deallocate(boost::context::stack_context& stack) { pool->give(stack); }
-};
 
 }  // namespace hone::emu

@@ -67,3 +67,17 @@ extern "C" __global__ void vote_against_shuffle(float* out) {
   else v = __shfl_sync(0xffffffffu, v, 0);
   out[lane] = v;
 }
+
+// Every thread holds an object whose destructor marks its slot; the block's last thread traps while
+// the others wait at __syncthreads. Tearing the faulted block down unwinds each suspended thread's
+// stack, so every destructor runs.
+struct SlotMark {
+  int* slot;
+  __device__ ~SlotMark() { *slot = 1; }
+};
+extern "C" __global__ void trap_while_others_wait(int* marks) {
+  SlotMark mark{marks + threadIdx.x};
+  if (threadIdx.x == blockDim.x - 1) __trap();
+  __syncthreads();
+  marks[threadIdx.x] = 2;
+}
