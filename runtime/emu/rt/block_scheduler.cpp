@@ -270,12 +270,12 @@ std::string BlockScheduler::end() {
 
 void BlockScheduler::fiber_entry(void* lane) { running_->thread_main(*static_cast<Lane*>(lane)); }
 
-void BlockScheduler::thread_main(Lane& lane) {
-  bool torn_down = false;
+// Runs the kernel as `lane`; true when destroy_fibers() resumed it only to unwind it.
+bool BlockScheduler::run_kernel(const Lane& lane) {
   try {
     task_.kernel(task_.args);
   } catch (const ForcedUnwind&) {
-    torn_down = true;  // destroy_fibers() resumed this thread to unwind it
+    return true;
   } catch (const std::bad_alloc& e) {
     record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(lane.abi.linear) + " (" +
                  e.what() + "): it allocates more than the process may use" + address_space_limit());
@@ -285,16 +285,35 @@ void BlockScheduler::thread_main(Lane& lane) {
   } catch (...) {
     record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear));
   }
-  if (!torn_down) on_exit(lane);
-  // This thread ends: hand over to the next thread (or run()) for good. The next one gets its
-  // stack before this one's goes back to the pool, which nothing takes from until the switch.
-  Lane* next = torn_down ? nullptr : next_ready();
-  if (!enter(next)) enter(next = nullptr);
-  stacks_.give(lane.stack);
-  lane.alive = false;
-  void* ended;
-  hone_emu_fiber_switch(&ended, next ? next->sp : main_sp_);
-  __builtin_trap();
+  return false;
+}
+
+void BlockScheduler::thread_main(Lane& first) {
+  Lane* lane = &first;
+  for (;;) {
+    const bool torn_down = run_kernel(*lane);
+    if (!torn_down) on_exit(*lane);
+    Lane* next = torn_down ? nullptr : next_ready();
+    // A thread that has not started yet runs on from here, on the stack the ended one no longer
+    // needs: no switch (a kernel without barriers runs its whole block on one stack).
+    if (next && !next->started) {
+      next->stack = lane->stack;
+      next->stack_guard = lane->stack_guard;
+      next->started = next->alive = true;
+      lane->alive = false;
+      enter(next);
+      lane = next;
+      continue;
+    }
+    // This thread ends: hand over to the next thread (or run()) for good. The next one has its
+    // stack; this one's goes back to the pool, which nothing takes from until the switch.
+    if (!enter(next)) enter(next = nullptr);
+    stacks_.give(lane->stack);
+    lane->alive = false;
+    void* ended;
+    hone_emu_fiber_switch(&ended, next ? next->sp : main_sp_);
+    __builtin_trap();
+  }
 }
 
 // A thread arriving at a block-wide barrier while some thread has exited, or while lanes of its

@@ -139,7 +139,8 @@ class BlockScheduler {
   static inline constinit thread_local BlockScheduler* running_ __attribute__((tls_model("initial-exec"))) = nullptr;
 
   static void fiber_entry(void* lane);
-  [[noreturn]] void thread_main(Lane& lane);
+  [[noreturn]] void thread_main(Lane& first);
+  bool run_kernel(const Lane& lane);
   [[gnu::noinline]] bool start_fiber(Lane& lane);
   void suspend();
   void switch_to(Lane* next);
