@@ -501,13 +501,12 @@ void BlockScheduler::check_shuffle_members(std::uint64_t k, unsigned mask, const
   });
 }
 
-// The first lane to come to shuffle k: the checks no later arrival needs (a lane that stops
-// without having come to an open shuffle is caught where it stops), a wait while the ring is
-// full, then the slot is set up, unless another lane came to it during the wait.
+// The first lane to come to shuffle k: a wait while the ring is full, the checks no later
+// arrival needs (a lane that stops without having come to an open shuffle is caught where it
+// stops), then the slot is set up, unless another lane came to it during the wait.
 void BlockScheduler::open_shuffle(ShuffleRing& ring, std::uint64_t k, unsigned mask, const char* op) {
   Lane& me = *current_;
   const unsigned warp = me.abi.linear / 32;
-  if (k >= stopped_shuffles_[warp]) check_shuffle_members(k, mask, op);
   while (k >= ring.base + kShuffleRing) {
     me.wait = Wait::warp_barrier;
     me.mask = mask;
@@ -516,6 +515,7 @@ void BlockScheduler::open_shuffle(ShuffleRing& ring, std::uint64_t k, unsigned m
     release_active_queries(warp * 32);
     suspend();
   }
+  if (k >= stopped_shuffles_[warp]) check_shuffle_members(k, mask, op);
   ShuffleSlot& slot = ring.slots[k % kShuffleRing];
   if (k != ring.top) {
     check_same_shuffle(slot, mask, op);
