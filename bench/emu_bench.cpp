@@ -196,8 +196,9 @@ int main(int argc, char** argv) {
     if (!only.empty() && only != c.op) continue;
     const OpSpec op = load_op(templates_root(), c.op);
     double reference_ms = 0;
-    for (const Candidate& k : {reference_candidate(op), representative(op, c.shape)}) {
-      const bool is_reference = reference_ms == 0;
+    const Candidate kernels[] = {reference_candidate(op), representative(op, c.shape)};
+    for (const Candidate& k : kernels) {
+      const bool is_reference = &k == &kernels[0];
       const Row r = measure(*device, op, k, c.shape, runs);
       if (!r.ok) {
         std::printf("%-11s %-48s compile failed:\n%s\n", c.op, r.kernel.c_str(), r.error.c_str());
