@@ -170,7 +170,6 @@ bool BlockScheduler::start_fiber(Lane& lane) {
     record_fault(std::string("emu runtime failure in ") + block_name() + ": " + e.what());
     return false;
   }
-  lane.stack_guard = guard_start(lane.stack);
   lane.sp = fiber_start_frame(lane.stack.top, &BlockScheduler::fiber_entry, &lane);
   lane.started = lane.alive = true;
   return true;
@@ -186,7 +185,8 @@ inline bool BlockScheduler::enter(Lane* next) {
   }
   hone_emu_self = &next->abi;
   if (!next->started && !start_fiber(*next)) return false;
-  set_running_stack_guard(next->stack_guard, next->stack_guard + guard_bytes_, stack_bytes_);
+  const std::uintptr_t guard = guard_start(next->stack);
+  set_running_stack_guard(guard, guard + guard_bytes_, stack_bytes_);
   ++switches_;
   return true;
 }
@@ -298,7 +298,6 @@ void BlockScheduler::thread_main(Lane& first) {
     // needs: no switch (a kernel without barriers runs its whole block on one stack).
     if (next && !next->started) {
       next->stack = lane->stack;
-      next->stack_guard = lane->stack_guard;
       next->started = next->alive = true;
       lane->alive = false;
       enter(next);

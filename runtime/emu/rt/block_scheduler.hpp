@@ -130,7 +130,6 @@ class BlockScheduler {
     Gathered* held = nullptr;  // the values of this lane's last completed warp barrier
     std::uint64_t shuffles = 0;  // whole-warp shuffles this lane has passed
     ShuffleRing* ring = nullptr;  // its warp's
-    std::uintptr_t stack_guard = 0;  // start of the guard region below this fiber's stack
   };
 
   // initial-exec: read on every built-in call; the runtime is loaded with the process, so its
