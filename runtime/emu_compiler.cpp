@@ -29,14 +29,43 @@ namespace {
 // Bump when the layout of the generated translation unit changes.
 constexpr const char* kEmuFormat = "hone-emu-so-2";
 
-std::vector<std::string> compiler_command() {
-  std::vector<std::string> words;
+fs::path runtime_library() {
+  fs::path p = emu::runtime_library_path();
+#ifdef HONE_EMU_RT_PATH
+  if (p.empty()) p = HONE_EMU_RT_PATH;
+#endif
+  return p;
+}
+
+// The compiler emu builds kernels with. By default the clang hone was built against, with the
+// warp-loops plugin beside the runtime (runtime/emu/warp_loops); $HONE_EMU_CXX names another
+// ("ccache g++" works: words, not a shell), which compiles without the plugin, so every kernel
+// runs as fibers, as $HONE_EMU_WARP_LOOPS=0 makes the default clang do. Without that clang or
+// the plugin (a bundle copied elsewhere), g++.
+struct EmuCompiler {
+  std::vector<std::string> command;
+  fs::path warp_loops_plugin;  // empty: none
+};
+
+EmuCompiler emu_compiler() {
+  EmuCompiler c;
   if (const char* cxx = std::getenv("HONE_EMU_CXX"); cxx && *cxx) {
-    std::istringstream in(cxx);  // "ccache g++" works: words, not a shell
-    for (std::string w; in >> w;) words.push_back(w);
+    std::istringstream in(cxx);
+    for (std::string w; in >> w;) c.command.push_back(w);
   }
-  if (words.empty()) words.push_back("g++");
-  return words;
+  if (!c.command.empty()) return c;
+#ifdef HONE_EMU_CLANG
+  const fs::path plugin = runtime_library().parent_path() / "libhone_warp_loops.so";
+  std::error_code ignored;
+  if (fs::exists(HONE_EMU_CLANG, ignored) && fs::exists(plugin, ignored)) {
+    c.command = {HONE_EMU_CLANG};
+    const char* loops = std::getenv("HONE_EMU_WARP_LOOPS");
+    if (!loops || std::string(loops) != "0") c.warp_loops_plugin = plugin;
+    return c;
+  }
+#endif
+  c.command = {"g++"};
+  return c;
 }
 
 // What the compiler says it is, once per process and command.
@@ -75,12 +104,16 @@ std::string headers_digest(const fs::path& include_dir) {
   return known[include_dir] = sha256_hex(all);
 }
 
-fs::path runtime_library() {
-  fs::path p = emu::runtime_library_path();
-#ifdef HONE_EMU_RT_PATH
-  if (p.empty()) p = HONE_EMU_RT_PATH;
-#endif
-  return p;
+// A digest of a file's bytes, once per process and path: the plugin's code decides what a kernel
+// compiles to, so a rebuilt plugin must not reuse objects the old one made.
+std::string file_digest(const fs::path& file) {
+  static std::mutex mutex;
+  static std::map<fs::path, std::string> known;
+  std::lock_guard lock(mutex);
+  if (auto it = known.find(file); it != known.end()) return it->second;
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return known[file] = sha256_hex(bytes);
 }
 
 std::string symbol_for(const std::string& entry) {
@@ -97,7 +130,7 @@ std::string unique_suffix() {
   return s.str();
 }
 
-std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
+std::vector<std::string> compile_flags(const fs::path& include_dir, int arch, const EmuCompiler& compiler) {
   std::vector<std::string> flags = {"-std=c++17",
           "-O2",
           "-g0",
@@ -118,6 +151,12 @@ std::vector<std::string> compile_flags(const fs::path& include_dir, int arch) {
   // cache key, so a host without FMA never loads one built with it.
   if (__builtin_cpu_supports("fma")) flags.push_back("-mfma");
 #endif
+  if (!compiler.warp_loops_plugin.empty()) {
+    flags.push_back("-fpass-plugin=" + compiler.warp_loops_plugin.string());
+    // clang would otherwise delete a loop without side effects as undefined behaviour: a kernel
+    // that spins must hang on emu as it does on the GPU.
+    flags.push_back("-fno-finite-loops");
+  }
   return flags;
 }
 
@@ -156,8 +195,9 @@ EmuBuild compile_for_emu(const EmuCompileRequest& request) {
       return finish();
     }
     const fs::path runtime = runtime_library();
-    const std::vector<std::string> cxx = compiler_command();
-    std::vector<std::string> flags = compile_flags(include_dir, request.cuda_arch);
+    const EmuCompiler compiler = emu_compiler();
+    const std::vector<std::string>& cxx = compiler.command;
+    std::vector<std::string> flags = compile_flags(include_dir, request.cuda_arch, compiler);
     const std::string headers = headers_digest(include_dir);
     flags.insert(flags.end(), {"-include", prelude_header(cxx, flags, include_dir, headers).string()});
     build.invoke_symbol = symbol_for(request.entry);
@@ -168,6 +208,7 @@ EmuBuild compile_for_emu(const EmuCompileRequest& request) {
     for (const auto& t : request.param_types) key_material += t + '\0';
     key_material += std::to_string(request.cuda_arch) + '\0' + headers + '\0' +
                     compiler_identity(cxx) + '\0' + runtime.string() + '\0';
+    if (!compiler.warp_loops_plugin.empty()) key_material += file_digest(compiler.warp_loops_plugin) + '\0';
     for (const auto& w : cxx) key_material += w + '\0';
     for (const auto& f : flags) key_material += f + '\0';
     const std::string key = sha256_hex(key_material);

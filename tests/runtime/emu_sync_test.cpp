@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "emu_test_support.hpp"
+#include "support/scoped_env.hpp"
 #include "runtime/emu_device.hpp"
 
 using namespace hone;
@@ -83,6 +84,7 @@ TEST_CASE("emu: 64 blocks of 256 threads with two barriers, and how long such a 
 }
 
 TEST_CASE("emu: fiber switches are counted: one per thread to start, one more per barrier it waits at") {
+  const test::ScopedEnv fibers("HONE_EMU_WARP_LOOPS", "0");  // run as warp loops, a block is one fiber
   const EmuModule m = build("block_reduce.cu", "rotate_pairs", {"float*", "const float*"});
   std::vector<float> in(4 * 64, 1.0f), out(4 * 64, 0.0f);
   float* o = out.data();

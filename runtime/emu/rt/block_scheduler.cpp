@@ -151,6 +151,7 @@ void BlockScheduler::prepare(const BlockTask& task) {
   first_exited_ = -1;
   faulted_ = false;
   error_.clear();
+  loops_ = false;
 }
 
 std::uint64_t fiber_switch_count() { return switches_total.load(std::memory_order_relaxed); }
@@ -270,20 +271,21 @@ std::string BlockScheduler::end() {
 
 void BlockScheduler::fiber_entry(void* lane) { running_->thread_main(*static_cast<Lane*>(lane)); }
 
-// Runs the kernel as `lane`; true when destroy_fibers() resumed it only to unwind it.
-bool BlockScheduler::run_kernel(const Lane& lane) {
+// Runs the kernel on the running thread; true when destroy_fibers() resumed it only to unwind it.
+// (A kernel run as warp loops may end as another thread than it began.)
+bool BlockScheduler::run_kernel() {
   try {
     task_.kernel(task_.args);
   } catch (const ForcedUnwind&) {
     return true;
   } catch (const std::bad_alloc& e) {
-    record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(lane.abi.linear) + " (" +
+    record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(current_->abi.linear) + " (" +
                  e.what() + "): it allocates more than the process may use" + address_space_limit());
   } catch (const std::exception& e) {
-    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear) + ": " +
+    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(current_->abi.linear) + ": " +
                  e.what());
   } catch (...) {
-    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(lane.abi.linear));
+    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(current_->abi.linear));
   }
   return false;
 }
@@ -291,8 +293,13 @@ bool BlockScheduler::run_kernel(const Lane& lane) {
 void BlockScheduler::thread_main(Lane& first) {
   Lane* lane = &first;
   for (;;) {
-    const bool torn_down = run_kernel(*lane);
-    if (!torn_down) on_exit(*lane);
+    const bool torn_down = run_kernel();
+    if (loops_) {  // the kernel ran every thread, and ends on the stack of the last it ran
+      lane = current_;
+      if (!torn_down) finish_loops();
+    } else if (!torn_down) {
+      on_exit(*lane);
+    }
     Lane* next = torn_down ? nullptr : next_ready();
     // A thread that has not started yet runs on from here, on the stack the ended one no longer
     // needs: no switch (a kernel without barriers runs its whole block on one stack).

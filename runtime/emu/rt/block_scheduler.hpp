@@ -12,6 +12,7 @@
 // back only when no thread can run, or a fault ends the block; a block that ends with threads
 // still suspended resumes each once to unwind its stack.
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,19 @@ class BlockScheduler {
   [[noreturn, gnu::cold, gnu::noinline]] void fault_names_exited(unsigned mask, const char* op, unsigned gone);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_other_intrinsic(unsigned other);
 
+  // A kernel compiled as warp loops (runtime/emu/warp_loops): its first call into the runtime
+  // turns the block's only started thread into the one that runs every thread of the block, each
+  // region between barriers as a loop over a warp's lanes (warp_loops.cpp).
+  unsigned char* loops_begin(std::uint64_t frame_bytes_per_thread);
+  unsigned loops_warps() const { return warps_; }
+  unsigned loops_lanes(unsigned warp_slot) const;
+  unsigned loops_enter(unsigned warp_slot, unsigned lane_slot);
+  void loops_shuffle_post(unsigned parity, unsigned mask, const char* op, unsigned long long value, int src);
+  unsigned long long loops_shuffle_take(unsigned parity);
+  void loops_sync_post(int predicate) { block_count_ += predicate ? 1 : 0; }
+  void loops_sync_done();
+  int loops_sync_take() const { return loops_block_result_; }
+
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
 
@@ -139,7 +153,7 @@ class BlockScheduler {
 
   static void fiber_entry(void* lane);
   [[noreturn]] void thread_main(Lane& first);
-  bool run_kernel(const Lane& lane);
+  bool run_kernel();
   [[gnu::noinline]] bool start_fiber(Lane& lane);
   void suspend();
   void switch_to(Lane* next);
@@ -165,6 +179,9 @@ class BlockScheduler {
   [[gnu::cold, gnu::noinline]] void check_barrier_arrival(const char* barrier);
   void arrive_block_wide(Lane& me, Wait wait, const char* barrier);
   void destroy_fibers();
+  void finish_loops();
+  struct LoopShuffle;
+  [[gnu::cold, gnu::noinline]] void check_loop_shuffle(LoopShuffle& s);
   void prepare(const BlockTask& task);
   void push_ready(unsigned linear);
   unsigned pop_ready();
@@ -221,6 +238,28 @@ class BlockScheduler {
   bool faulted_ = false;
   std::string error_;
   Lane* current_ = nullptr;
+
+  // Warp loops (loops_begin): the frame of the threads' variables, the warp whose lanes run and
+  // their order, what each lane brought to the last shuffle.
+  struct FreeFrame {
+    void operator()(unsigned char* p) const { std::free(p); }
+  };
+  bool loops_ = false;
+  std::unique_ptr<unsigned char, FreeFrame> frame_;
+  std::size_t frame_capacity_ = 0;
+  unsigned loop_warp_ = 0;
+  unsigned loop_lanes_[32];
+  // What the lanes of the running warp brought to a shuffle. Two: a region's lanes read the
+  // shuffle that began it and post the one that ends it.
+  struct LoopShuffle {
+    unsigned long long values[32];
+    unsigned mask[32];
+    int src[32];
+    const char* op[32];
+    bool checked = true;  // every lane has posted, and the masks agree
+  };
+  LoopShuffle loop_shuffles_[2];
+  int loops_block_result_ = 0;
 };
 
 }  // namespace hone::emu

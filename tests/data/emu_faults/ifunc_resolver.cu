@@ -5,7 +5,8 @@
 // implementation of `pick_scale`): no initialiser section shows it, so the sandbox must.
 extern "C" {
 static float scale_one(float v) { return v; }
-static void* resolve_pick_scale() {
+// Not static: clang looks an ifunc's resolver up by its symbol, which a static function lacks.
+void* resolve_pick_scale() {
   if (FILE* f = fopen(HONE_TEST_PATH, "w")) fclose(f);
   return reinterpret_cast<void*>(&scale_one);
 }

@@ -1,0 +1,109 @@
+// Kernels compiled as warp loops (runtime/emu/warp_loops): which kernels the plugin rewrites, and
+// that a rewritten one computes, faults and shows races as it does on fibers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "emu_test_support.hpp"
+#include "runtime/emu_device.hpp"
+#include "support/scoped_env.hpp"
+
+using namespace hone;
+using namespace hone::emu_test;
+
+namespace {
+
+// uniform_barriers' answer for thread t of a block whose inputs are `in`.
+float uniform_expected(const std::vector<float>& in, int block, int threads, int t, int pick) {
+  float total = 0.0f;
+  int positive = 0;
+  for (int u = 0; u < threads; ++u) {
+    total += in[static_cast<std::size_t>(block * threads + u)];
+    positive += in[static_cast<std::size_t>(block * threads + u)] > 0.0f;
+  }
+  const float mine = in[static_cast<std::size_t>(block * threads + t)];
+  return total + mine * static_cast<float>((pick + t) % 8 + 1) + static_cast<float>(positive);
+}
+
+}  // namespace
+
+TEST_CASE("emu warp loops: a kernel whose threads all meet the same barriers runs each block on one fiber, and right") {
+  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const EmuModule m = build("warp_loops.cu", "uniform_barriers", {"float*", "const float*", "int"});
+  for (const int threads : {32, 96, 256}) {
+    for (const std::uint64_t seed : {0ull, 3ull, 17ull}) {
+      CAPTURE(threads);
+      CAPTURE(seed);
+      const int blocks = 5, pick = 3;
+      std::vector<float> in(static_cast<std::size_t>(blocks * threads)), out(in.size(), -1.0f);
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(static_cast<int>(i % 13) - 4);
+      float* o = out.data();
+      const float* x = in.data();
+      int p = pick;
+      auto a = args(o, x, p);
+      const std::uint64_t before = emu_fiber_switches();
+      m.launch(dims({blocks, 1, 1}, {threads, 1, 1}), a.data(), seed);
+      CHECK(emu_fiber_switches() - before == blocks);  // one fiber per block: no switch between threads
+      int wrong = 0;
+      for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < threads; ++t)
+          wrong += out[static_cast<std::size_t>(b * threads + t)] != uniform_expected(in, b, threads, t, pick);
+      CHECK(wrong == 0);
+    }
+  }
+}
+
+TEST_CASE("emu warp loops: a kernel with a barrier in a loop runs as fibers") {
+  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const EmuModule m = build("block_reduce.cu", "block_sum", {"float*", "const float*", "int"});
+  const int blocks = 3, threads = 64, n = blocks * threads;
+  std::vector<float> in(n, 1.0f), out(blocks, 0.0f);
+  float* o = out.data();
+  const float* x = in.data();
+  int count = n;
+  auto a = args(o, x, count);
+  const std::uint64_t before = emu_fiber_switches();
+  m.launch(dims({blocks, 1, 1}, {threads, 1, 1}), a.data());
+  CHECK(emu_fiber_switches() - before > static_cast<std::uint64_t>(blocks * threads));
+  for (const float s : out) CHECK(s == static_cast<float>(threads));
+}
+
+TEST_CASE("emu warp loops: a shuffle whose mask leaves out its caller faults as it does on fibers") {
+  std::string message[2];
+  for (const char* mode : {"0", "1"}) {
+    const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", mode);
+    const EmuModule m = build("warp_loops.cu", "mask_without_caller", {"float*"});
+    std::vector<float> out(32, 0.0f);
+    float* o = out.data();
+    auto a = args(o);
+    message[mode[0] - '0'] = fault_of(m, dims({1, 1, 1}, {32, 1, 1}), a.data());
+  }
+  INFO(message[1]);
+  CHECK(has(message[1], "__shfl_sync in block (0,0,0) thread ("));
+  CHECK(has(message[1], "does not include the calling lane"));
+  CHECK(has(message[0], "does not include the calling lane"));
+}
+
+TEST_CASE("emu warp loops: a read of the next warp's shared memory with no barrier between finds it still poisoned") {
+  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const EmuModule m = build("warp_loops.cu", "reads_next_warp_unsynced", {"float*", "const float*"});
+  const int threads = 128;
+  std::vector<float> in(threads);
+  for (int t = 0; t < threads; ++t) in[static_cast<std::size_t>(t)] = static_cast<float>(t);
+  int poisoned_runs = 0;
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    std::vector<float> out(threads, 0.0f);
+    float* o = out.data();
+    const float* x = in.data();
+    auto a = args(o, x);
+    const std::uint64_t before = emu_fiber_switches();
+    m.launch(dims({1, 1, 1}, {threads, 1, 1}), a.data(), seed);
+    REQUIRE(emu_fiber_switches() - before == 1);  // it ran as loops
+    bool poisoned = false;
+    for (const float v : out) poisoned |= std::isnan(v);
+    poisoned_runs += poisoned;
+  }
+  // Warp w reads warp w + 1 (mod 4): in any order some warp reads before the one it reads writes.
+  CHECK(poisoned_runs == 8);
+}
