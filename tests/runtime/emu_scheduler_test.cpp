@@ -14,6 +14,7 @@
 
 #include "emu_child_process.hpp"
 #include "emu_test_support.hpp"
+#include "support/scoped_env.hpp"
 #include "runtime/emu_device.hpp"
 
 using namespace hone;
@@ -104,6 +105,9 @@ TEST_CASE("emu scheduler: a faulted block's suspended threads are unwound, their
 }
 
 TEST_CASE("emu scheduler: a full-warp shuffle is not a warp barrier, so shared memory written before it and read after needs __syncwarp") {
+  // Fibers in plain order: lane 0 runs first and on. (Run as warp loops, a seeded order shows
+  // the same: tests/runtime/emu_warp_loops_test.cpp.)
+  const test::ScopedEnv fibers("HONE_EMU_WARP_LOOPS", "0");
   const EmuModule m = build("scheduler.cu", "shuffle_orders_nothing", {"float*", "int"});
   auto run = [&](int sync_warp) {
     std::vector<float> out(32, 0.0f);

@@ -2,6 +2,7 @@
 // that a rewritten one computes, faults and shows races as it does on fibers.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -28,7 +29,7 @@ float uniform_expected(const std::vector<float>& in, int block, int threads, int
 
 }  // namespace
 
-TEST_CASE("emu warp loops: a kernel whose threads all meet the same barriers runs each block on one fiber, and right") {
+TEST_CASE("warp loops (emu): a kernel whose threads all meet the same barriers runs each block on one fiber, and right") {
   const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
   const EmuModule m = build("warp_loops.cu", "uniform_barriers", {"float*", "const float*", "int"});
   for (const int threads : {32, 96, 256}) {
@@ -54,22 +55,50 @@ TEST_CASE("emu warp loops: a kernel whose threads all meet the same barriers run
   }
 }
 
-TEST_CASE("emu warp loops: a kernel with a barrier in a loop runs as fibers") {
+TEST_CASE("warp loops (emu): __syncthreads in a loop, with threads that branch around their work, runs as loops") {
   const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
   const EmuModule m = build("block_reduce.cu", "block_sum", {"float*", "const float*", "int"});
-  const int blocks = 3, threads = 64, n = blocks * threads;
-  std::vector<float> in(n, 1.0f), out(blocks, 0.0f);
-  float* o = out.data();
-  const float* x = in.data();
-  int count = n;
-  auto a = args(o, x, count);
-  const std::uint64_t before = emu_fiber_switches();
-  m.launch(dims({blocks, 1, 1}, {threads, 1, 1}), a.data());
-  CHECK(emu_fiber_switches() - before > static_cast<std::uint64_t>(blocks * threads));
-  for (const float s : out) CHECK(s == static_cast<float>(threads));
+  for (const int threads : {64, 256}) {
+    CAPTURE(threads);
+    const int blocks = 3, n = blocks * threads - 5;  // the last block is partly empty
+    std::vector<float> in(static_cast<std::size_t>(n)), out(blocks, 0.0f);
+    for (int i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = static_cast<float>(i % 7);
+    float* o = out.data();
+    const float* x = in.data();
+    int count = n;
+    auto a = args(o, x, count);
+    const std::uint64_t before = emu_fiber_switches();
+    m.launch(dims({blocks, 1, 1}, {threads, 1, 1}), a.data(), 5);
+    CHECK(emu_fiber_switches() - before == blocks);
+    for (int b = 0; b < blocks; ++b) {
+      float expect = 0.0f;
+      for (int i = b * threads; i < std::min(n, (b + 1) * threads); ++i) expect += in[static_cast<std::size_t>(i)];
+      CHECK(out[static_cast<std::size_t>(b)] == expect);
+    }
+  }
 }
 
-TEST_CASE("emu warp loops: a shuffle whose mask leaves out its caller faults as it does on fibers") {
+TEST_CASE("warp loops (emu): a kernel that asks for __activemask runs as fibers") {
+  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const EmuModule m = build("warp_vote.cu", "votes", {"unsigned*", "int*", "int*", "unsigned*", "unsigned*", "const int*"});
+  const int n = 64;
+  std::vector<int> pred(n, 1);
+  std::vector<unsigned> ballot(n), half(n), active(n);
+  std::vector<int> any(n), all(n);
+  unsigned* pb = ballot.data();
+  int* pa = any.data();
+  int* pl = all.data();
+  unsigned* ph = half.data();
+  unsigned* pt = active.data();
+  const int* pp = pred.data();
+  auto a = args(pb, pa, pl, ph, pt, pp);
+  const std::uint64_t before = emu_fiber_switches();
+  m.launch(dims({1, 1, 1}, {n, 1, 1}), a.data());
+  CHECK(emu_fiber_switches() - before > static_cast<std::uint64_t>(n));  // a fiber per thread, at least
+  CHECK(ballot[0] == 0xffffffffu);
+}
+
+TEST_CASE("warp loops (emu): a shuffle whose mask leaves out its caller faults as it does on fibers") {
   std::string message[2];
   for (const char* mode : {"0", "1"}) {
     const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", mode);
@@ -85,7 +114,7 @@ TEST_CASE("emu warp loops: a shuffle whose mask leaves out its caller faults as 
   CHECK(has(message[0], "does not include the calling lane"));
 }
 
-TEST_CASE("emu warp loops: a read of the next warp's shared memory with no barrier between finds it still poisoned") {
+TEST_CASE("warp loops (emu): a read of the next warp's shared memory with no barrier between finds it still poisoned") {
   const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
   const EmuModule m = build("warp_loops.cu", "reads_next_warp_unsynced", {"float*", "const float*"});
   const int threads = 128;
@@ -106,4 +135,45 @@ TEST_CASE("emu warp loops: a read of the next warp's shared memory with no barri
   }
   // Warp w reads warp w + 1 (mod 4): in any order some warp reads before the one it reads writes.
   CHECK(poisoned_runs == 8);
+}
+
+TEST_CASE("warp loops (emu): seeded orders let lanes pass a whole-warp shuffle before others reach it, as fibers do") {
+  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const EmuModule m = build("scheduler.cu", "shuffle_orders_nothing", {"float*", "int"});
+  auto poisoned_runs = [&](int sync_warp) {
+    int runs = 0;
+    for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+      std::vector<float> out(32, 0.0f);
+      float* o = out.data();
+      auto a = args(o, sync_warp);
+      const std::uint64_t before = emu_fiber_switches();
+      m.launch(dims({1, 1, 1}, {32, 1, 1}), a.data(), seed);
+      REQUIRE(emu_fiber_switches() - before == 1);  // it ran as loops
+      runs += std::any_of(out.begin(), out.end(), [](float v) { return std::isnan(v); });
+    }
+    return runs;
+  };
+  // Lanes below 16 read their own value, go on, and read what lanes 16 and up have not written.
+  const int racy = poisoned_runs(0);
+  MESSAGE(racy << " of 16 seeded runs read the poison");
+  CHECK(racy >= 4);
+  CHECK(poisoned_runs(1) == 0);  // __syncwarp orders it
+}
+
+TEST_CASE("warp loops (emu): one intrinsic with one mask at two call sites is one barrier") {
+  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const EmuModule m = build("warp_loops.cu", "two_call_sites", {"float*", "const float*"});
+  std::vector<float> in(32);
+  for (int l = 0; l < 32; ++l) in[static_cast<std::size_t>(l)] = static_cast<float>(l);
+  for (const std::uint64_t seed : {0ull, 1ull, 2ull, 3ull}) {
+    CAPTURE(seed);
+    std::vector<float> out(32, -1.0f);
+    float* o = out.data();
+    const float* x = in.data();
+    auto a = args(o, x);
+    const std::uint64_t before = emu_fiber_switches();
+    m.launch(dims({1, 1, 1}, {32, 1, 1}), a.data(), seed);
+    CHECK(emu_fiber_switches() - before == 1);
+    for (int l = 0; l < 32; ++l) CHECK(out[static_cast<std::size_t>(l)] == static_cast<float>((l ^ 1) ^ 16));
+  }
 }

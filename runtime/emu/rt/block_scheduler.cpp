@@ -18,7 +18,6 @@
 namespace hone::emu {
 
 namespace {
-constexpr unsigned kMaxThreads = 1024;
 
 // Thrown in a suspended kernel thread that destroy_fibers() resumes, to unwind its stack. Not a
 // std::exception, so that no handler in the runtime's built-ins takes it for the kernel's own.
@@ -37,8 +36,6 @@ std::string address_space_limit() {
   if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return "";
   return " (" + std::to_string(r.rlim_cur >> 20) + " MiB of address space)";
 }
-// "__shfl_xor_sync (mask 0xffffffff)": where a lane waits, in fault messages.
-std::string intrinsic_text(const char* op, unsigned mask) { return std::string(op) + " (mask " + hex_mask(mask) + ")"; }
 std::string triple(unsigned x, unsigned y, unsigned z) {
   return "(" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ")";
 }
@@ -154,6 +151,8 @@ void BlockScheduler::prepare(const BlockTask& task) {
   loops_ = false;
 }
 
+std::string intrinsic_text(const char* op, unsigned mask) { return std::string(op) + " (mask " + hex_mask(mask) + ")"; }
+
 std::uint64_t fiber_switch_count() { return switches_total.load(std::memory_order_relaxed); }
 
 void BlockScheduler::poison_static_shared() {
@@ -213,11 +212,6 @@ inline void BlockScheduler::switch_to(Lane* next) {
 
 inline void BlockScheduler::suspend() { switch_to(next_ready()); }
 
-// A lane's values from its last warp barrier are read by now: it is back in the runtime.
-inline void BlockScheduler::release(Lane& lane) {
-  if (lane.held) --lane.held->readers;
-  lane.held = nullptr;
-}
 
 BlockScheduler::Gathered* BlockScheduler::free_gathered(unsigned warp) {
   Gathered* g = &gathered_[warp * kGatheredPerWarp];
@@ -294,12 +288,8 @@ void BlockScheduler::thread_main(Lane& first) {
   Lane* lane = &first;
   for (;;) {
     const bool torn_down = run_kernel();
-    if (loops_) {  // the kernel ran every thread, and ends on the stack of the last it ran
-      lane = current_;
-      if (!torn_down) finish_loops();
-    } else if (!torn_down) {
-      on_exit(*lane);
-    }
+    if (loops_) lane = current_;  // it ran every thread, and ends as the last it ran
+    else if (!torn_down) on_exit(*lane);
     Lane* next = torn_down ? nullptr : next_ready();
     // A thread that has not started yet runs on from here, on the stack the ended one no longer
     // needs: no switch (a kernel without barriers runs its whole block on one stack).

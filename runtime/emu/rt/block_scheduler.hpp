@@ -38,6 +38,9 @@ struct BlockTask {
   dim3 cluster_dim;                 // blocks per cluster (1,1,1: no cluster; cluster.sync() is a block barrier)
 };
 
+/// "__shfl_xor_sync (mask 0xffffffff)": where a lane waits, in fault messages.
+std::string intrinsic_text(const char* op, unsigned mask);
+
 class BlockScheduler {
  public:
   /// The scheduler of the calling OS thread (each OS thread runs one block at a time).
@@ -80,22 +83,28 @@ class BlockScheduler {
   [[noreturn, gnu::cold, gnu::noinline]] void fault_other_intrinsic(unsigned other);
 
   // A kernel compiled as warp loops (runtime/emu/warp_loops): its first call into the runtime
-  // turns the block's only started thread into the one that runs every thread of the block, each
-  // region between barriers as a loop over a warp's lanes (warp_loops.cpp).
+  // turns the block's only started thread into the one that runs every thread of the block, a
+  // region between barriers at a time for a group of a warp's lanes (warp_loops.cpp).
   unsigned char* loops_begin(std::uint64_t frame_bytes_per_thread);
-  unsigned loops_warps() const { return warps_; }
-  unsigned loops_lanes(unsigned warp_slot) const;
-  unsigned loops_enter(unsigned warp_slot, unsigned lane_slot);
-  void loops_shuffle_post(unsigned parity, unsigned mask, const char* op, unsigned long long value, int src);
-  unsigned long long loops_shuffle_take(unsigned parity);
-  void loops_sync_post(int predicate) { block_count_ += predicate ? 1 : 0; }
-  void loops_sync_done();
-  int loops_sync_take() const { return loops_block_result_; }
+  int loops_next();
+  unsigned loops_group() const { return loop_group_size_; }
+  unsigned loops_enter(unsigned i);
+  void loops_exit();
+  void loops_shuffle_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value, int src);
+  unsigned long long loops_shuffle_take() const { return loop_lanes_[current_->abi.linear].result; }
+  void loops_gather_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value);
+  const unsigned long long* loops_gather_take(unsigned* group) const {
+    *group = current_->group;
+    return current_->held->values;
+  }
+  void loops_sync_post(unsigned barrier, int predicate);
+  int loops_sync_take() const { return loop_lanes_[current_->abi.linear].block_count; }
 
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
 
  private:
+  static constexpr unsigned kMaxThreads = 1024;
   enum class Wait : std::uint8_t { ready, block_barrier, cluster_barrier, warp_barrier, active_query, exited, faulted };
   // What a completed warp barrier hands its members: their values, kept until each member has
   // read them, that is until it calls into the runtime again (or exits). A lane holds at most
@@ -159,7 +168,11 @@ class BlockScheduler {
   void switch_to(Lane* next);
   bool enter(Lane* next);
   Lane* next_ready();
-  static void release(Lane& lane);
+  // A lane's values from its last warp barrier are read by now: it is back in the runtime.
+  static void release(Lane& lane) {
+    if (lane.held) --lane.held->readers;
+    lane.held = nullptr;
+  }
   Gathered* free_gathered(unsigned warp);
   void wake(unsigned linear);
   // The rare turns of warp_shuffle, kept out of its hot path.
@@ -179,9 +192,6 @@ class BlockScheduler {
   [[gnu::cold, gnu::noinline]] void check_barrier_arrival(const char* barrier);
   void arrive_block_wide(Lane& me, Wait wait, const char* barrier);
   void destroy_fibers();
-  void finish_loops();
-  struct LoopShuffle;
-  [[gnu::cold, gnu::noinline]] void check_loop_shuffle(LoopShuffle& s);
   void prepare(const BlockTask& task);
   void push_ready(unsigned linear);
   unsigned pop_ready();
@@ -239,27 +249,55 @@ class BlockScheduler {
   std::string error_;
   Lane* current_ = nullptr;
 
-  // Warp loops (loops_begin): the frame of the threads' variables, the warp whose lanes run and
-  // their order, what each lane brought to the last shuffle.
+  // Warp loops (loops_begin): the frame of the threads' variables; per thread, where it is (ready
+  // to run a region, or posted at a barrier) and what it brought to its last barrier; per warp,
+  // the lanes ready to run; the group the kernel runs now.
   struct FreeFrame {
     void operator()(unsigned char* p) const { std::free(p); }
   };
+  struct LoopLane {
+    unsigned at = 0;  // the region it runs next (wait ready), or the barrier it posted at
+    bool gather = false;  // posted at a warp barrier that hands every member's value to each
+    bool full = false;    // posted at a shuffle whose mask names the whole warp
+    unsigned posts = 0;   // whole-warp shuffles posted; the k-th of every lane is the same shuffle
+    unsigned long long vals[2];  // its values at its last two whole-warp shuffles, by parity
+    int src = 0;
+    int predicate = 0;
+    int block_count = 0;
+    unsigned long long value = 0;
+    unsigned long long result = 0;
+  };
+  void settle_loop_warp(unsigned warp);
+  void settle_loop_shuffles(unsigned warp);
+  struct WarpPosts {
+    unsigned present = ~0u, exited = ~0u, at_block = ~0u;
+  };
+  bool settle_whole_warp_shuffle(unsigned warp, unsigned lane, const WarpPosts& fewest);
+  void settle_loop_block_barrier();
+  void ready_at(unsigned linear, unsigned region);
+  Lane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op, unsigned long long value, bool gather);
+  [[noreturn, gnu::cold, gnu::noinline]] void loop_deadlock();
+  void become(Lane& next);
   bool loops_ = false;
   std::unique_ptr<unsigned char, FreeFrame> frame_;
   std::size_t frame_capacity_ = 0;
-  unsigned loop_warp_ = 0;
-  unsigned loop_lanes_[32];
-  // What the lanes of the running warp brought to a shuffle. Two: a region's lanes read the
-  // shuffle that began it and post the one that ends it.
-  struct LoopShuffle {
-    unsigned long long values[32];
-    unsigned mask[32];
-    int src[32];
-    const char* op[32];
-    bool checked = true;  // every lane has posted, and the masks agree
+  std::unique_ptr<LoopLane[]> loop_lanes_;
+  unsigned loop_ready_[32];         // per warp: lanes ready to run a region
+  unsigned loop_at_shuffle_[32];    // per warp: lanes posted at a shuffle not yet complete
+  unsigned loop_at_block_ = 0;      // threads posted at __syncthreads
+  // Per warp, by parity, the last two whole-warp shuffles: their number, and the mask, intrinsic
+  // and lane of the first to post there (every later lane must bring the same).
+  struct LoopSlot {
+    unsigned k = ~0u;
+    unsigned mask = 0;
+    const char* op = nullptr;
+    unsigned first = 0;
   };
-  LoopShuffle loop_shuffles_[2];
-  int loops_block_result_ = 0;
+  LoopSlot loop_slots_[32][2];
+  unsigned loop_cursor_ = 0;  // plain order: the warp to look at first, so that warps go in step
+  unsigned loop_group_[32];
+  unsigned loop_group_size_ = 0;
+  unsigned loop_warp_ = 0;
 };
 
 }  // namespace hone::emu

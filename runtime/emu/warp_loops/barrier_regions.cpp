@@ -17,6 +17,10 @@ bool is_region_barrier(const Function* callee, BarrierKind* kind) {
     *kind = BarrierKind::shuffle;
     return true;
   }
+  if (name == "hone_emu_warp_gather") {
+    *kind = BarrierKind::gather;
+    return true;
+  }
   if (name == "hone_emu_syncthreads") {
     *kind = BarrierKind::block;
     return true;
@@ -24,13 +28,12 @@ bool is_region_barrier(const Function* callee, BarrierKind* kind) {
   return false;
 }
 
-// A gather (votes, __syncwarp, match) and __activemask see which lanes are with the caller,
-// cluster.sync() waits for other blocks: left to the fiber scheduler.
+// __activemask sees which lanes happen to be with the caller, cluster.sync() waits for other
+// blocks: left to the fiber scheduler.
 bool needs_fibers(const Function* callee) {
   if (!callee) return false;
   const StringRef name = callee->getName();
-  return name == "hone_emu_warp_gather" || name == "hone_emu_activemask" || name == "hone_emu_cluster_sync" ||
-         name.startswith("hone_emu_wl_");
+  return name == "hone_emu_activemask" || name == "hone_emu_cluster_sync" || name.startswith("hone_emu_wl_");
 }
 
 std::set<const Function*> functions_meeting_barriers(Module& m) {
@@ -55,42 +58,6 @@ std::set<const Function*> functions_meeting_barriers(Module& m) {
   return meets;
 }
 
-namespace {
-
-bool returns(const BasicBlock* b) { return isa<ReturnInst>(b->getTerminator()); }
-
-// Every path from the entry to a return passes through `b`.
-bool on_every_path(const Function& f, const BasicBlock* b) {
-  std::set<const BasicBlock*> seen{b};
-  std::vector<const BasicBlock*> todo{&f.getEntryBlock()};
-  if (b == todo.back()) return true;
-  seen.insert(todo.back());
-  while (!todo.empty()) {
-    const BasicBlock* at = todo.back();
-    todo.pop_back();
-    if (returns(at)) return false;
-    for (const BasicBlock* next : successors(at))
-      if (seen.insert(next).second) todo.push_back(next);
-  }
-  return true;
-}
-
-// `b` can reach itself: it is in a loop.
-bool in_cycle(const BasicBlock* b) {
-  std::set<const BasicBlock*> seen;
-  std::vector<const BasicBlock*> todo(succ_begin(b), succ_end(b));
-  while (!todo.empty()) {
-    const BasicBlock* at = todo.back();
-    todo.pop_back();
-    if (at == b) return true;
-    if (!seen.insert(at).second) continue;
-    for (const BasicBlock* next : successors(at)) todo.push_back(next);
-  }
-  return false;
-}
-
-}  // namespace
-
 std::string find_barrier_regions(Function& f, const std::set<const Function*>& meets_barriers, BarrierRegions& out) {
   removeUnreachableBlocks(f);
   std::vector<std::pair<CallInst*, BarrierKind>> calls;
@@ -110,44 +77,25 @@ std::string find_barrier_regions(Function& f, const std::set<const Function*>& m
   if (calls.empty()) return "it has no barrier";
 
   std::set<const BasicBlock*> barrier_blocks;
-  std::map<const BasicBlock*, Barrier> by_block;
+  out.starts.push_back(&f.getEntryBlock());
   for (auto [call, kind] : calls) {
     BasicBlock* after = SplitBlock(call->getParent(), call->getNextNode());
+    out.barriers.push_back({call, kind, call->getParent(), after});
+    out.starts.push_back(after);
     barrier_blocks.insert(call->getParent());
-    by_block[call->getParent()] = Barrier{call, kind, after};
   }
-  for (const BasicBlock* b : barrier_blocks) {
-    if (in_cycle(b)) return "a barrier is in a loop";
-    if (!on_every_path(f, b)) return "a thread may pass a barrier by";
-  }
-
-  // Each region runs from its start to the one barrier it reaches; a block no two regions share.
-  BasicBlock* start = &f.getEntryBlock();
-  for (unsigned k = 0;; ++k) {
-    out.starts.push_back(start);
-    const BasicBlock* reached = nullptr;
-    std::vector<BasicBlock*> todo{start};
-    if (out.region_of.count(start)) return "a region is entered twice";
-    out.region_of[start] = k;
-    while (!todo.empty()) {
-      BasicBlock* at = todo.back();
-      todo.pop_back();
-      if (barrier_blocks.count(at)) {
-        if (reached && reached != at) return "two barriers are not ordered";
-        reached = at;
-        continue;
-      }
-      for (BasicBlock* next : successors(at)) {
-        auto [it, fresh] = out.region_of.insert({next, k});
-        if (!fresh && it->second != k) return "a block is shared by two regions";
-        if (fresh) todo.push_back(next);
-      }
+  // A region runs on from its start through every block it reaches, up to the barriers it meets.
+  for (BasicBlock* start : out.starts) {
+    std::vector<BasicBlock*> region{start};
+    std::set<const BasicBlock*> seen{start};
+    for (std::size_t at = 0; at < region.size(); ++at) {
+      if (barrier_blocks.count(region[at])) continue;
+      for (BasicBlock* next : successors(region[at]))
+        if (seen.insert(next).second) region.push_back(next);
     }
-    if (!reached) break;
-    out.barriers.push_back(by_block[reached]);
-    start = by_block[reached].after;
+    out.blocks.push_back(std::move(region));
+    out.members.push_back(std::move(seen));
   }
-  if (out.barriers.size() != calls.size()) return "a barrier lies outside the regions";
   return "";
 }
 

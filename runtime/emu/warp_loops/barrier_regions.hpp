@@ -1,10 +1,8 @@
 #pragma once
-// Where a kernel's barriers cut it, when every thread meets every barrier in the same order: the
-// barrier calls each end a block, and the blocks between two barriers form a region that every
-// thread runs from one entry to one exit. A kernel whose barriers are not like that (a barrier
-// in a loop, behind a branch, or a thread that can return before one) has no regions, and emu
-// runs it as fibers.
-#include <map>
+// Where a kernel's barriers cut it. Each barrier call ends its block; a region is what a thread
+// runs from the kernel's entry, or from just after a barrier, until it stops at the next barrier
+// or returns. Regions may share blocks (a barrier in a loop: the loop's head is in the region
+// before the loop and in the one after the barrier), so each region gets its own copy.
 #include <set>
 #include <string>
 #include <vector>
@@ -14,22 +12,24 @@
 
 namespace hone::warp_loops {
 
-enum class BarrierKind { shuffle, block };
+enum class BarrierKind { shuffle, gather, block };
 
 struct Barrier {
-  llvm::CallInst* call;       // the runtime call, last before its block's branch
+  llvm::CallInst* call;    // the runtime call, last before its block's branch
   BarrierKind kind;
-  llvm::BasicBlock* after;    // where the threads go on: the first block of the next region
+  llvm::BasicBlock* block;  // the block it ends
+  llvm::BasicBlock* after;  // where its threads go on: the start of region (its index + 1)
 };
 
 struct BarrierRegions {
-  std::vector<Barrier> barriers;                  // in the order every thread meets them
-  std::vector<llvm::BasicBlock*> starts;          // region k begins at starts[k]; barriers.size() + 1 of them
-  std::map<const llvm::BasicBlock*, unsigned> region_of;
+  std::vector<Barrier> barriers;
+  std::vector<llvm::BasicBlock*> starts;                // region 0 starts at the entry, region j + 1 after barrier j
+  std::vector<std::vector<llvm::BasicBlock*>> blocks;   // per region, its start first
+  std::vector<std::set<const llvm::BasicBlock*>> members;
 };
 
 /// Splits the blocks of `f` after each barrier call and finds its regions; "" on success, else
-/// why the kernel is not cut this way (the splits leave its meaning unchanged either way).
+/// why the kernel runs as fibers (the splits leave its meaning unchanged either way).
 /// `meets_barriers`: the functions of the module that call a barrier, directly or not.
 std::string find_barrier_regions(llvm::Function& f, const std::set<const llvm::Function*>& meets_barriers,
                                  BarrierRegions& out);

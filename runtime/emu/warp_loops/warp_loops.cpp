@@ -1,6 +1,10 @@
 #include "warp_loops.hpp"
 
+#include <array>
+#include <map>
+
 #include "barrier_regions.hpp"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -8,7 +12,9 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 namespace hone::warp_loops {
 
@@ -18,30 +24,37 @@ namespace {
 
 // The runtime's side (hone_emu/abi.h), declared in the kernel's module.
 struct WarpLoopRuntime {
-  FunctionCallee begin, warps, lanes, enter, shuffle_post, shuffle_take, sync_post, sync_take, sync_done;
+  FunctionCallee begin, next, group, enter, exit, post[3], take[3];  // post and take by BarrierKind
 };
 
-WarpLoopRuntime declare_runtime(Module& m, FunctionType* shuffle, FunctionType* sync) {
+// The barrier calls' types, by BarrierKind (nullptr: the kernel has none of that kind).
+using BarrierTypes = std::array<FunctionType*, 3>;
+
+WarpLoopRuntime declare_runtime(Module& m, const BarrierTypes& barrier) {
   LLVMContext& c = m.getContext();
   Type* i32 = Type::getInt32Ty(c);
-  Type* i64 = Type::getInt64Ty(c);
   Type* none = Type::getVoidTy(c);
   WarpLoopRuntime rt;
-  rt.begin = m.getOrInsertFunction("hone_emu_wl_begin", Type::getInt8PtrTy(c), i64);
-  rt.warps = m.getOrInsertFunction("hone_emu_wl_warps", i32);
-  rt.lanes = m.getOrInsertFunction("hone_emu_wl_lanes", i32, i32);
-  rt.enter = m.getOrInsertFunction("hone_emu_wl_enter", i32, i32, i32);
-  if (shuffle) {
-    // The shuffle's parity goes first: a lane posts shuffle k in the region where it reads k - 1.
-    std::vector<Type*> post{i32};
-    post.insert(post.end(), shuffle->param_begin(), shuffle->param_end());
-    rt.shuffle_post = m.getOrInsertFunction("hone_emu_wl_shuffle_post", FunctionType::get(none, post, false));
-    rt.shuffle_take = m.getOrInsertFunction("hone_emu_wl_shuffle_take", FunctionType::get(shuffle->getReturnType(), {i32}, false));
-  }
-  if (sync) {
-    rt.sync_post = m.getOrInsertFunction("hone_emu_wl_sync_post", FunctionType::get(none, sync->params(), false));
-    rt.sync_take = m.getOrInsertFunction("hone_emu_wl_sync_take", FunctionType::get(sync->getReturnType(), false));
-    rt.sync_done = m.getOrInsertFunction("hone_emu_wl_sync_done", none);
+  rt.begin = m.getOrInsertFunction("hone_emu_wl_begin", Type::getInt8PtrTy(c), Type::getInt64Ty(c));
+  rt.next = m.getOrInsertFunction("hone_emu_wl_next", i32);
+  rt.group = m.getOrInsertFunction("hone_emu_wl_group", i32);
+  rt.enter = m.getOrInsertFunction("hone_emu_wl_enter", i32, i32);
+  rt.exit = m.getOrInsertFunction("hone_emu_wl_exit", none);
+  // A post names its barrier first: the runtime resumes the lane at the region after it. A
+  // gather's post leaves out where the group goes; its take writes it.
+  const char* names[3][2] = {{"hone_emu_wl_shuffle_post", "hone_emu_wl_shuffle_take"},
+                             {"hone_emu_wl_gather_post", "hone_emu_wl_gather_take"},
+                             {"hone_emu_wl_sync_post", "hone_emu_wl_sync_take"}};
+  for (int k = 0; k < 3; ++k) {
+    FunctionType* t = barrier[k];
+    if (!t) continue;
+    const bool gather = k == static_cast<int>(BarrierKind::gather);
+    std::vector<Type*> params{i32};
+    params.insert(params.end(), t->param_begin(), gather ? t->param_end() - 1 : t->param_end());
+    std::vector<Type*> taken;
+    if (gather) taken.push_back(t->params().back());
+    rt.post[k] = m.getOrInsertFunction(names[k][0], FunctionType::get(none, params, false));
+    rt.take[k] = m.getOrInsertFunction(names[k][1], FunctionType::get(t->getReturnType(), taken, false));
   }
   return rt;
 }
@@ -52,40 +65,78 @@ const BasicBlock* use_block(const Use& u) {
   return user->getParent();
 }
 
-// Each barrier call becomes a deposit where it was and a read where the threads go on.
+// Each barrier call becomes a post where it was and a take where its threads go on.
 void split_barrier_calls(BarrierRegions& regions, const WarpLoopRuntime& rt) {
-  unsigned shuffles = 0;
-  for (Barrier& b : regions.barriers) {
-    const bool shuffle = b.kind == BarrierKind::shuffle;
-    std::vector<Value*> args, take_args;
-    if (shuffle) {
-      Value* parity = ConstantInt::get(Type::getInt32Ty(b.call->getContext()), shuffles++ % 2);
-      args.push_back(parity);
-      take_args.push_back(parity);
-    }
+  for (std::size_t j = 0; j < regions.barriers.size(); ++j) {
+    Barrier& b = regions.barriers[j];
+    const int k = static_cast<int>(b.kind);
+    std::vector<Value*> args{ConstantInt::get(Type::getInt32Ty(b.call->getContext()), j)};
     args.insert(args.end(), b.call->arg_begin(), b.call->arg_end());
-    IRBuilder<>(b.call).CreateCall(shuffle ? rt.shuffle_post : rt.sync_post, args);
-    Value* result =
-        IRBuilder<>(&*b.after->getFirstInsertionPt()).CreateCall(shuffle ? rt.shuffle_take : rt.sync_take, take_args);
+    std::vector<Value*> taken;
+    if (b.kind == BarrierKind::gather) {
+      taken.push_back(args.back());
+      args.pop_back();
+    }
+    IRBuilder<>(b.call).CreateCall(rt.post[k], args);
+    Value* result = IRBuilder<>(&*b.after->getFirstInsertionPt()).CreateCall(rt.take[k], taken);
     b.call->replaceAllUsesWith(result);
     b.call->eraseFromParent();
     b.call = nullptr;
   }
 }
 
-// A value used in another region than its own goes through a stack slot (which becomes the
-// thread's slot of the frame).
+// Dominators within one region: which blocks every path from its start to a block passes.
+std::map<const BasicBlock*, std::set<const BasicBlock*>> region_dominators(const BarrierRegions& regions, std::size_t k,
+                                                                        const std::set<const BasicBlock*>& barrier_blocks) {
+  const auto& blocks = regions.blocks[k];
+  const auto& members = regions.members[k];
+  std::map<const BasicBlock*, std::set<const BasicBlock*>> dom;
+  for (const BasicBlock* b : blocks) dom[b] = b == blocks.front() ? std::set<const BasicBlock*>{b} : members;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const BasicBlock* b : blocks) {
+      if (b == blocks.front()) continue;
+      std::set<const BasicBlock*> meet;
+      bool first = true;
+      for (const BasicBlock* p : predecessors(b)) {
+        if (!members.count(p) || barrier_blocks.count(p)) continue;  // not an edge inside the region
+        if (first) meet = dom[p];
+        else
+          for (auto it = meet.begin(); it != meet.end();) it = dom[p].count(*it) ? std::next(it) : meet.erase(it);
+        first = false;
+      }
+      meet.insert(b);
+      if (meet != dom[b]) {
+        dom[b] = std::move(meet);
+        changed = true;
+      }
+    }
+  }
+  return dom;
+}
+
+// A value goes through a stack slot (which becomes the thread's slot of the frame) when some
+// region that uses it does not compute it first on every path to the use.
 void demote_values_across_regions(Function& f, const BarrierRegions& regions) {
+  std::set<const BasicBlock*> barrier_blocks;
+  for (const Barrier& b : regions.barriers) barrier_blocks.insert(b.block);
+  std::vector<std::map<const BasicBlock*, std::set<const BasicBlock*>>> dom;
+  for (std::size_t k = 0; k < regions.blocks.size(); ++k) dom.push_back(region_dominators(regions, k, barrier_blocks));
   std::vector<Instruction*> crossing;
   for (Instruction& i : instructions(f)) {
     if (isa<AllocaInst>(i)) continue;
-    const unsigned home = regions.region_of.at(i.getParent());
-    for (const Use& u : i.uses())
-      if (regions.region_of.at(use_block(u)) != home) {
-        crossing.push_back(&i);
-        break;
-      }
+    const BasicBlock* home = i.getParent();
+    bool crosses = false;
+    for (const Use& u : i.uses()) {
+      const BasicBlock* at = use_block(u);
+      for (std::size_t k = 0; k < regions.blocks.size() && !crosses; ++k)
+        if (regions.members[k].count(at)) crosses = !dom[k].at(at).count(home);
+      if (crosses) break;
+    }
+    if (crosses) crossing.push_back(&i);
   }
+  // A phi stays (its region copies keep their own edges into it); its value is stored after it
+  // and loaded before each use, as any other's.
   for (Instruction* i : crossing) DemoteRegToStack(*i);
 }
 
@@ -94,16 +145,15 @@ struct FrameSlot {
   std::uint64_t offset;
 };
 
-// Lays the stack slots out one after another; returns the bytes a thread needs (0: none).
-std::uint64_t lay_out_frame(Function& f, std::vector<FrameSlot>& slots) {
-  const DataLayout& layout = f.getParent()->getDataLayout();
+// Lays the stack slots out one after another; returns the bytes a thread needs.
+std::uint64_t lay_out_frame(BasicBlock& entry, std::vector<FrameSlot>& slots) {
+  const DataLayout& layout = entry.getModule()->getDataLayout();
   std::uint64_t end = 0;
-  for (Instruction& i : f.getEntryBlock())
+  for (Instruction& i : entry)
     if (auto* a = dyn_cast<AllocaInst>(&i)) {
-      const std::uint64_t bytes = *a->getAllocationSizeInBits(layout) / 8;
       const std::uint64_t at = alignTo(end, a->getAlign());
       slots.push_back({a, at});
-      end = at + bytes;
+      end = at + *a->getAllocationSizeInBits(layout) / 8;
     }
   return alignTo(end, 64);
 }
@@ -128,108 +178,97 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
 
   Module& m = *f.getParent();
   LLVMContext& c = m.getContext();
-  FunctionType* shuffle = nullptr;
-  FunctionType* sync = nullptr;
-  for (const Barrier& b : regions.barriers) (b.kind == BarrierKind::shuffle ? shuffle : sync) = b.call->getFunctionType();
-  const WarpLoopRuntime rt = declare_runtime(m, shuffle, sync);
+  Type* i32 = Type::getInt32Ty(c);
+  Type* i64 = Type::getInt64Ty(c);
+  BarrierTypes types{};
+  for (const Barrier& b : regions.barriers) types[static_cast<int>(b.kind)] = b.call->getFunctionType();
+  const WarpLoopRuntime rt = declare_runtime(m, types);
 
   split_barrier_calls(regions, rt);
   demote_values_across_regions(f, regions);
-  std::vector<FrameSlot> slots;
-  const std::uint64_t stride = lay_out_frame(f, slots);
   erase_lifetime_markers(f);
 
-  // The loops: a warp loop per stretch between block barriers, in it a lane loop per region.
-  std::vector<ReturnInst*> rets;
-  for (BasicBlock& b : f)
-    if (auto* r = dyn_cast<ReturnInst>(b.getTerminator())) rets.push_back(r);
-  Type* i32 = Type::getInt32Ty(c);
-  Type* i64 = Type::getInt64Ty(c);
-  const unsigned last = static_cast<unsigned>(regions.barriers.size());
+  // The stack slots move to a block of their own, which sets up the frame.
+  std::vector<BasicBlock*> originals;
+  for (BasicBlock& b : f) originals.push_back(&b);
   BasicBlock* entry = BasicBlock::Create(c, "wl.entry", &f, &f.getEntryBlock());
+  for (Instruction& i : make_early_inc_range(*originals.front()))
+    if (isa<AllocaInst>(i)) i.moveBefore(*entry, entry->end());
+  std::vector<FrameSlot> slots;
+  const std::uint64_t stride = lay_out_frame(*entry, slots);
   IRBuilder<> at_entry(entry);
   Value* frame = at_entry.CreateCall(rt.begin, {ConstantInt::get(i64, stride)}, "wl.frame");
-  Value* warps = at_entry.CreateCall(rt.warps, {}, "wl.warps");
 
-  std::vector<BasicBlock*> lane_heads, lane_latches;
-  std::vector<Value*> bases;
-  std::vector<PHINode*> lane_index;
-  for (unsigned k = 0; k <= last; ++k) {
-    lane_heads.push_back(BasicBlock::Create(c, "wl.lane." + Twine(k), &f, regions.starts[k]));
-    lane_latches.push_back(BasicBlock::Create(c, "wl.lane.next." + Twine(k), &f));
-  }
+  // The dispatch: the runtime names the region to run next and the lanes to run it for.
+  BasicBlock* dispatch = BasicBlock::Create(c, "wl.dispatch", &f);
+  BasicBlock* done = BasicBlock::Create(c, "wl.done", &f);
+  at_entry.CreateBr(dispatch);
+  IRBuilder<> d(dispatch);
+  Value* region = d.CreateCall(rt.next, {}, "wl.region");
+  Value* lanes = d.CreateCall(rt.group, {}, "wl.lanes");
+  SwitchInst* to_region = d.CreateSwitch(region, done, static_cast<unsigned>(regions.starts.size()));
+  IRBuilder<>(done).CreateRetVoid();
 
-  BasicBlock* into = entry;  // the block that falls into the next warp loop
-  Value* lanes = nullptr;
-  PHINode* warp = nullptr;
-  BasicBlock* warp_head = nullptr;
-  BasicBlock* before_lanes = nullptr;  // the block that falls into the next lane loop
-  for (unsigned k = 0; k <= last; ++k) {
-    if (k == 0 || regions.barriers[k - 1].kind == BarrierKind::block) {
-      warp_head = BasicBlock::Create(c, "wl.warp." + Twine(k), &f, lane_heads[k]);
-      IRBuilder<> b(warp_head);
-      warp = b.CreatePHI(i32, 2, "wl.w");
-      warp->addIncoming(ConstantInt::get(i32, 0), into);
-      lanes = b.CreateCall(rt.lanes, {warp}, "wl.lanes");
-      b.CreateBr(lane_heads[k]);
-      IRBuilder<>(into).CreateBr(warp_head);
-      before_lanes = warp_head;
+  std::map<const BasicBlock*, Value*> base_of;  // a region copy's block -> its lane's slot
+  for (std::size_t k = 0; k < regions.starts.size(); ++k) {
+    BasicBlock* head = BasicBlock::Create(c, "wl.lane." + Twine(k), &f);
+    BasicBlock* latch = BasicBlock::Create(c, "wl.lane.next." + Twine(k), &f);
+    to_region->addCase(ConstantInt::get(cast<IntegerType>(i32), k), head);
+
+    ValueToValueMapTy map;
+    SmallVector<BasicBlock*, 16> copies;
+    for (BasicBlock* b : regions.blocks[k]) {
+      BasicBlock* copy = CloneBasicBlock(b, map, ".r" + Twine(k), &f);
+      map[b] = copy;
+      copies.push_back(copy);
     }
-    IRBuilder<> head(lane_heads[k]);
-    PHINode* i = head.CreatePHI(i32, 2, "wl.i");
-    i->addIncoming(ConstantInt::get(i32, 0), before_lanes);
-    Value* linear = head.CreateCall(rt.enter, {warp, i}, "wl.linear");
-    bases.push_back(head.CreateGEP(Type::getInt8Ty(c), frame,
-                                   head.CreateMul(head.CreateZExt(linear, i64), ConstantInt::get(i64, stride)),
-                                   "wl.slot"));
-    head.CreateBr(regions.starts[k]);
-    lane_index.push_back(i);
+    remapInstructionsInBlocks(copies, map);
 
-    // The region's end goes to its latch instead of the next region or the caller.
-    if (k < last) {
-      BasicBlock* barrier_block = regions.barriers[k].after->getSinglePredecessor();
-      barrier_block->getTerminator()->replaceUsesOfWith(regions.barriers[k].after, lane_latches[k]);
-    } else {
-      for (ReturnInst* r : rets) {
-        BranchInst::Create(lane_latches[k], r);
+    IRBuilder<> h(head);
+    PHINode* i = h.CreatePHI(i32, 2, "wl.i");
+    i->addIncoming(ConstantInt::get(i32, 0), dispatch);
+    Value* linear = h.CreateCall(rt.enter, {i}, "wl.linear");
+    Value* base = h.CreateGEP(Type::getInt8Ty(c), frame,
+                              h.CreateMul(h.CreateZExt(linear, i64), ConstantInt::get(i64, stride)), "wl.slot");
+    h.CreateBr(copies.front());
+    IRBuilder<> l(latch);
+    Value* next = l.CreateAdd(i, ConstantInt::get(i32, 1));
+    i->addIncoming(next, latch);
+    l.CreateCondBr(l.CreateICmpULT(next, lanes), head, dispatch);
+
+    std::set<const BasicBlock*> in_copy(copies.begin(), copies.end());
+    for (BasicBlock* copy : copies) {
+      base_of[copy] = base;
+      for (PHINode& phi : copy->phis())  // edges from outside the region do not exist in its copy
+        for (unsigned n = phi.getNumIncomingValues(); n-- > 0;)
+          if (!in_copy.count(phi.getIncomingBlock(n))) phi.removeIncomingValue(n, false);
+    }
+    // A copy ends at its barriers (the lane has posted) and its returns (the lane exits).
+    for (const Barrier& b : regions.barriers)
+      if (regions.members[k].count(b.block)) {
+        auto* copy = cast<BasicBlock>(map[b.block]);
+        copy->getTerminator()->eraseFromParent();
+        BranchInst::Create(latch, copy);
+      }
+    for (BasicBlock* copy : copies)
+      if (auto* r = dyn_cast<ReturnInst>(copy->getTerminator())) {
+        CallInst::Create(rt.exit, "", r);
+        BranchInst::Create(latch, r);
         r->eraseFromParent();
       }
-    }
-
-    IRBuilder<> latch(lane_latches[k]);
-    Value* next = latch.CreateAdd(i, ConstantInt::get(i32, 1));
-    i->addIncoming(next, lane_latches[k]);
-    const bool warp_ends = k == last || regions.barriers[k].kind == BarrierKind::block;
-    if (!warp_ends) {
-      latch.CreateCondBr(latch.CreateICmpULT(next, lanes), lane_heads[k], lane_heads[k + 1]);
-      before_lanes = lane_latches[k];
-      continue;
-    }
-    BasicBlock* warp_latch = BasicBlock::Create(c, "wl.warp.next." + Twine(k), &f);
-    latch.CreateCondBr(latch.CreateICmpULT(next, lanes), lane_heads[k], warp_latch);
-    IRBuilder<> wl(warp_latch);
-    Value* next_warp = wl.CreateAdd(warp, ConstantInt::get(i32, 1));
-    warp->addIncoming(next_warp, warp_latch);
-    BasicBlock* done = BasicBlock::Create(c, "wl.warps.done." + Twine(k), &f);
-    wl.CreateCondBr(wl.CreateICmpULT(next_warp, warps), warp_head, done);
-    IRBuilder<> d(done);
-    if (k == last) {
-      d.CreateRetVoid();
-    } else {
-      d.CreateCall(rt.sync_done);
-      into = done;
-    }
   }
+  for (BasicBlock* b : originals) b->dropAllReferences();
+  for (BasicBlock* b : originals) b->eraseFromParent();
 
   // Every stack slot becomes the running thread's slot of the frame.
   for (const FrameSlot& s : slots) {
-    std::map<unsigned, Value*> in_region;
+    std::map<Value*, Value*> in_region;
     for (Use& u : make_early_inc_range(s.alloca->uses())) {
-      const unsigned k = regions.region_of.at(use_block(u));
-      Value*& p = in_region[k];
+      Value* base = base_of.at(use_block(u));
+      Value*& p = in_region[base];
       if (!p) {
-        IRBuilder<> b(lane_heads[k]->getTerminator());
-        p = b.CreatePointerCast(b.CreateConstGEP1_64(Type::getInt8Ty(c), bases[k], s.offset), s.alloca->getType());
+        IRBuilder<> b(cast<Instruction>(base)->getNextNode());
+        p = b.CreatePointerCast(b.CreateConstGEP1_64(Type::getInt8Ty(c), base, s.offset), s.alloca->getType());
       }
       u.set(p);
     }

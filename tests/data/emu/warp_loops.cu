@@ -35,3 +35,20 @@ extern "C" __global__ void reads_next_warp_unsynced(float* out, const float* in)
   s[t] = v + __shfl_xor_sync(0xffffffffu, v, 1);
   out[t] = s[(t + 32) % blockDim.x];
 }
+
+// Half the warp meets __syncwarp at one call and half at another, and likewise a shuffle: the
+// same intrinsic with the same mask meets as one barrier, wherever it is called.
+extern "C" __global__ void two_call_sites(float* out, const float* in) {
+  __shared__ float s[32];
+  const int lane = threadIdx.x;
+  s[lane] = in[lane];
+  float v;
+  if (lane < 16) {
+    __syncwarp();
+    v = __shfl_xor_sync(0xffffffffu, s[lane + 16], 1);
+  } else {
+    __syncwarp();
+    v = __shfl_xor_sync(0xffffffffu, s[lane - 16], 1);
+  }
+  out[lane] = v;
+}

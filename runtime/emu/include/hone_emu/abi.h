@@ -51,17 +51,20 @@ long long hone_emu_clock64(void);
 // A kernel compiled as warp loops (runtime/emu/warp_loops) calls these instead of the barriers
 // above; the compiler inserts the calls, no source names them. begin: this call of the kernel runs
 // every thread of the block, and the returned frame holds `frame_bytes_per_thread` bytes of each
-// thread's variables. enter: the lane_slot-th lane (in the drawn order) of the warp_slot-th warp
-// becomes the running thread; returns its linear id. A shuffle's lanes post in one region and
-// take in the next (parity: the shuffle's number modulo 2); a __syncthreads' threads post, the
-// loop calls sync_done once all have, and each takes the count.
+// thread's variables. next: the region to run next (-1: every thread has exited), for `group`
+// lanes of one warp; enter: the i-th of them becomes the running thread (returns its linear id).
+// A lane ends its region by posting at a barrier (numbered in the kernel) or by exiting; after
+// the barrier completes, the region that follows it takes the result.
 unsigned char* hone_emu_wl_begin(unsigned long long frame_bytes_per_thread);
-unsigned int hone_emu_wl_warps(void);
-unsigned int hone_emu_wl_lanes(unsigned int warp_slot);
-unsigned int hone_emu_wl_enter(unsigned int warp_slot, unsigned int lane_slot);
-void hone_emu_wl_shuffle_post(unsigned int parity, unsigned int mask, const char* op, unsigned long long value, int src);
-unsigned long long hone_emu_wl_shuffle_take(unsigned int parity);
-void hone_emu_wl_sync_post(int predicate);
-void hone_emu_wl_sync_done(void);
+int hone_emu_wl_next(void);
+unsigned int hone_emu_wl_group(void);
+unsigned int hone_emu_wl_enter(unsigned int i);
+void hone_emu_wl_exit(void);
+void hone_emu_wl_shuffle_post(unsigned int barrier, unsigned int mask, const char* op, unsigned long long value,
+                              int src);
+unsigned long long hone_emu_wl_shuffle_take(void);
+void hone_emu_wl_gather_post(unsigned int barrier, unsigned int mask, const char* op, unsigned long long value);
+const unsigned long long* hone_emu_wl_gather_take(unsigned int* group);
+void hone_emu_wl_sync_post(unsigned int barrier, int predicate);
 int hone_emu_wl_sync_take(void);
 }
