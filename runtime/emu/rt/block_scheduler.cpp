@@ -766,10 +766,5 @@ std::string BlockScheduler::wait_description(const Lane& lane) const {
   }
 }
 
-unsigned BlockScheduler::warp_lanes(unsigned warp) const {
-  const unsigned first = warp * 32;
-  const unsigned count = threads_ - first < 32 ? threads_ - first : 32;
-  return count == 32 ? 0xffffffffu : (1u << count) - 1;
-}
 
 }  // namespace hone::emu

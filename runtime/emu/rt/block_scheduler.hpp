@@ -202,7 +202,11 @@ class BlockScheduler {
   std::string block_name() const;
   std::string thread_name(unsigned linear) const;
   std::string wait_description(const Lane& lane) const;
-  unsigned warp_lanes(unsigned warp) const;  // the lanes that exist in a (possibly partial) warp
+  // The lanes that exist in a (possibly partial) warp.
+  unsigned warp_lanes(unsigned warp) const {
+    const unsigned count = threads_ - warp * 32 < 32 ? threads_ - warp * 32 : 32;
+    return count == 32 ? 0xffffffffu : (1u << count) - 1;
+  }
 
   StackPool stacks_;
   std::unique_ptr<Lane[]> lanes_;
@@ -272,7 +276,6 @@ class BlockScheduler {
   struct WarpPosts {
     unsigned present = ~0u, exited = ~0u, at_block = ~0u;
   };
-  bool settle_whole_warp_shuffle(unsigned warp, unsigned lane, const WarpPosts& fewest);
   void settle_loop_block_barrier();
   void ready_at(unsigned linear, unsigned region);
   Lane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op, unsigned long long value, bool gather);
@@ -289,11 +292,14 @@ class BlockScheduler {
   // and lane of the first to post there (every later lane must bring the same).
   struct LoopSlot {
     unsigned k = ~0u;
+    unsigned arrived = 0;  // lanes that have posted it
     unsigned mask = 0;
     const char* op = nullptr;
     unsigned first = 0;
   };
   LoopSlot loop_slots_[32][2];
+  [[gnu::cold, gnu::noinline]] void check_whole_warp_arrivals(unsigned warp, unsigned lane);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_other_shuffle(const LoopSlot& slot, unsigned mask, const char* op);
   unsigned loop_cursor_ = 0;  // plain order: the warp to look at first, so that warps go in step
   unsigned loop_group_[32];
   unsigned loop_group_size_ = 0;

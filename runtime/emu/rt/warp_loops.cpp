@@ -124,11 +124,10 @@ BlockScheduler::Lane& BlockScheduler::post_at_warp_barrier(unsigned barrier, uns
     const unsigned k = x.posts++;
     x.vals[k & 1] = value;
     LoopSlot& slot = loop_slots_[warp][k & 1];
-    if (slot.k != k) slot = {k, mask, op, me.abi.linear};
-    else if (slot.mask != mask || (slot.op != op && std::strcmp(slot.op, op) != 0))
-      fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
-            intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " +
-            intrinsic_text(slot.op, slot.mask));
+    if (slot.k != k) slot = {k, 0, mask, op, me.abi.linear};
+    else if (slot.mask != mask || (slot.op != op && std::strcmp(slot.op, op) != 0)) [[unlikely]]
+      fault_other_shuffle(slot, mask, op);
+    ++slot.arrived;
   }
   loop_at_shuffle_[warp] |= 1u << me.abi.lane;
   return me;
@@ -178,24 +177,50 @@ void BlockScheduler::settle_loop_warp(unsigned warp) {
 void BlockScheduler::settle_loop_shuffles(unsigned warp) {
   const unsigned base = warp * 32;
   const unsigned live = warp_lanes(warp);
-  // First the whole-warp shuffles, each lane on its own; then the barriers of a group.
+  // First the whole-warp shuffles, each lane on its own; then the barriers of a group. With no
+  // lane exited or at __syncthreads, the slots' counts tell whether every lane has posted a shuffle
+  // (a slot taken over by shuffle k + 2 was complete); else the lanes are looked at.
   WarpPosts fewest;
-  for (unsigned lanes = live; lanes; lanes &= lanes - 1) {
-    const unsigned m = static_cast<unsigned>(__builtin_ctz(lanes));
-    const unsigned posted = loop_lanes_[base + m].posts;
-    if ((exited_lanes_[warp] >> m) & 1u) fewest.exited = std::min(fewest.exited, posted);
-    else fewest.present = std::min(fewest.present, posted);
-    if (lanes_[base + m].wait == Wait::block_barrier) fewest.at_block = std::min(fewest.at_block, posted);
-  }
+  const bool plain = exited_lanes_[warp] == 0 && loop_at_block_ == 0;
+  const unsigned lanes_in_warp = static_cast<unsigned>(__builtin_popcount(live));
+  auto all_posted = [&](unsigned k) {  // every lane has posted its k-th whole-warp shuffle
+    if (!plain) return fewest.present >= k + 1;  // k + 1 wraps to 0 for the shuffle before the first
+    const LoopSlot& slot = loop_slots_[warp][k & 1];
+    return k == ~0u || (slot.k == k && slot.arrived == lanes_in_warp) || slot.k == k + 2;
+  };
+  if (!plain)
+    for (unsigned lanes = live; lanes; lanes &= lanes - 1) {
+      const unsigned m = static_cast<unsigned>(__builtin_ctz(lanes));
+      const unsigned posted = loop_lanes_[base + m].posts;
+      if ((exited_lanes_[warp] >> m) & 1u) fewest.exited = std::min(fewest.exited, posted);
+      else fewest.present = std::min(fewest.present, posted);
+      if (lanes_[base + m].wait == Wait::block_barrier) fewest.at_block = std::min(fewest.at_block, posted);
+    }
   unsigned groups = 0;
   for (unsigned pending = loop_at_shuffle_[warp]; pending; pending &= pending - 1) {
     const unsigned l = static_cast<unsigned>(__builtin_ctz(pending));
-    if (!loop_lanes_[base + l].full) {
+    LoopLane& x = loop_lanes_[base + l];
+    if (!x.full) {
       groups |= 1u << l;
-    } else if (settle_whole_warp_shuffle(warp, l, fewest)) {
-      loop_at_shuffle_[warp] &= ~(1u << l);
-      ready_at(base + l, loop_lanes_[base + l].at + 1);
+      continue;
     }
+    // A whole-warp shuffle is no barrier (as on fibers): lane l goes on once the lane it reads
+    // has posted the same shuffle (its k-th). It goes on only when every lane has posted its
+    // (k-1)-th: its next post overwrites the value it brought to that one.
+    const unsigned k = x.posts - 1;
+    if (fewest.exited <= k || fewest.at_block <= k) [[unlikely]]
+      check_whole_warp_arrivals(warp, l);
+    if (!all_posted(k - 1)) continue;
+    const unsigned from = static_cast<unsigned>(x.src);
+    if (from < 32 && from != l && ((live >> from) & 1u)) {
+      const LoopLane& source = loop_lanes_[base + from];
+      if (source.posts <= k) continue;  // it has not come to this shuffle yet
+      x.result = source.vals[k & 1];
+    } else {
+      x.result = x.vals[k & 1];
+    }
+    loop_at_shuffle_[warp] &= ~(1u << l);
+    ready_at(base + l, x.at + 1);
   }
   for (unsigned pending = groups; pending;) {
     const unsigned l = static_cast<unsigned>(__builtin_ctz(pending));
@@ -242,36 +267,27 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
   }
 }
 
-// A whole-warp shuffle is no barrier (as on fibers): lane l goes on once the lane it reads has
-// posted the same shuffle (its k-th). It may go on only when every lane has posted its (k-1)-th:
-// its next post overwrites the value it brought to that one. `fewest`: the fewest whole-warp
-// shuffles posted by the warp's lanes, by those that have exited, and by those at __syncthreads.
-// True when it goes on.
-bool BlockScheduler::settle_whole_warp_shuffle(unsigned warp, unsigned l, const WarpPosts& fewest) {
+// Some lane of `warp` has exited or waits at __syncthreads without having posted the whole-warp
+// shuffle lane l waits at: it never will.
+void BlockScheduler::check_whole_warp_arrivals(unsigned warp, unsigned l) {
   const unsigned base = warp * 32;
-  LoopLane& x = loop_lanes_[base + l];
   Lane& me = lanes_[base + l];
-  const unsigned k = x.posts - 1;
-  if (fewest.exited <= k || fewest.at_block <= k) [[unlikely]]
-    for (unsigned m = 0; m < 32; ++m) {  // a lane that will never come to this shuffle
-      if (loop_lanes_[base + m].posts > k) continue;
-      if ((exited_lanes_[warp] >> m) & 1u) {
-        become(me);
-        fault_names_exited(me.mask, me.op, 1u << m);
-      }
-      if (((warp_lanes(warp) >> m) & 1u) && lanes_[base + m].wait == Wait::block_barrier)
-        fault("barrier divergence in " + block_name() + ": " + thread_name(base + m) + " waits at __syncthreads while " +
-              thread_name(base + l) + " waits at " + intrinsic_text(me.op, me.mask));
+  const unsigned k = loop_lanes_[base + l].posts - 1;
+  for (unsigned m = 0; m < 32; ++m) {
+    if (!((warp_lanes(warp) >> m) & 1u) || loop_lanes_[base + m].posts > k) continue;
+    if ((exited_lanes_[warp] >> m) & 1u) {
+      become(me);
+      fault_names_exited(me.mask, me.op, 1u << m);
     }
-  if (fewest.present < k) return false;
-  const unsigned from = static_cast<unsigned>(x.src);
-  if (from < 32 && from != l && ((warp_lanes(warp) >> from) & 1u)) {
-    if (loop_lanes_[base + from].posts <= k) return false;  // it has not come to this shuffle yet
-    x.result = loop_lanes_[base + from].vals[k & 1];
-  } else {
-    x.result = x.vals[k & 1];
+    if (lanes_[base + m].wait == Wait::block_barrier)
+      fault("barrier divergence in " + block_name() + ": " + thread_name(base + m) + " waits at __syncthreads while " +
+            thread_name(base + l) + " waits at " + intrinsic_text(me.op, me.mask));
   }
-  return true;
+}
+
+void BlockScheduler::fault_other_shuffle(const LoopSlot& slot, unsigned mask, const char* op) {
+  fault("barrier divergence in " + block_name() + ": " + thread_name(current_->abi.linear) + " waits at " +
+        intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " + intrinsic_text(slot.op, slot.mask));
 }
 
 // Every thread has posted at a __syncthreads (not necessarily the same one in the source: on the
