@@ -148,7 +148,7 @@ void BlockScheduler::prepare(const BlockTask& task) {
   first_exited_ = -1;
   faulted_ = false;
   error_.clear();
-  loops_ = false;
+  loop_.on = false;
 }
 
 std::string intrinsic_text(const char* op, unsigned mask) { return std::string(op) + " (mask " + hex_mask(mask) + ")"; }
@@ -288,7 +288,7 @@ void BlockScheduler::thread_main(Lane& first) {
   Lane* lane = &first;
   for (;;) {
     const bool torn_down = run_kernel();
-    if (loops_) lane = current_;  // it ran every thread, and ends as the last it ran
+    if (loop_.on) lane = &lanes_[loop_.owner];  // it ran every thread, on this one's stack
     else if (!torn_down) on_exit(*lane);
     Lane* next = torn_down ? nullptr : next_ready();
     // A thread that has not started yet runs on from here, on the stack the ended one no longer
@@ -639,6 +639,7 @@ void BlockScheduler::release_active_queries(unsigned base) {
 }
 
 void BlockScheduler::fault(const std::string& reason) {
+  if (loop_.on) adopt_loop_stack();
   record_fault(reason);
   current_->wait = Wait::faulted;
   switch_to(nullptr);

@@ -21,6 +21,7 @@
 #include "hone_emu/abi.h"
 #include "shared_arena.hpp"
 #include "stack_pool.hpp"
+#include "warp_loop_state.hpp"
 
 namespace hone::emu {
 
@@ -87,18 +88,19 @@ class BlockScheduler {
   // region between barriers at a time for a group of a warp's lanes (warp_loops.cpp).
   unsigned char* loops_begin(std::uint64_t frame_bytes_per_thread);
   int loops_next();
-  unsigned loops_group() const { return loop_group_size_; }
+  unsigned loops_group() const { return loop_.group_size; }
   unsigned loops_enter(unsigned i);
   void loops_exit();
   void loops_shuffle_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value, int src);
-  unsigned long long loops_shuffle_take() const { return loop_lanes_[current_->abi.linear].result; }
+  unsigned long long loops_shuffle_take() const { return loop_.lanes[current_->abi.linear].result; }
   void loops_gather_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value);
   const unsigned long long* loops_gather_take(unsigned* group) const {
-    *group = current_->group;
-    return current_->held->values;
+    const LoopLane& x = loop_.lanes[current_->abi.linear];
+    *group = x.group;
+    return x.held->values;
   }
   void loops_sync_post(unsigned barrier, int predicate);
-  int loops_sync_take() const { return loop_lanes_[current_->abi.linear].block_count; }
+  int loops_sync_take() const { return loop_.lanes[current_->abi.linear].block_count; }
 
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
@@ -109,10 +111,7 @@ class BlockScheduler {
   // What a completed warp barrier hands its members: their values, kept until each member has
   // read them, that is until it calls into the runtime again (or exits). A lane holds at most
   // one, so 33 per warp always leave one free.
-  struct Gathered {
-    unsigned long long values[32];
-    unsigned readers = 0;
-  };
+  using Gathered = GatheredValues;
   static constexpr unsigned kGatheredPerWarp = 33;
 
   // The shuffles a warp's lanes have in flight when the mask names the whole warp: the k-th such
@@ -253,57 +252,20 @@ class BlockScheduler {
   std::string error_;
   Lane* current_ = nullptr;
 
-  // Warp loops (loops_begin): the frame of the threads' variables; per thread, where it is (ready
-  // to run a region, or posted at a barrier) and what it brought to its last barrier; per warp,
-  // the lanes ready to run; the group the kernel runs now.
-  struct FreeFrame {
-    void operator()(unsigned char* p) const { std::free(p); }
-  };
-  struct LoopLane {
-    unsigned at = 0;  // the region it runs next (wait ready), or the barrier it posted at
-    bool gather = false;  // posted at a warp barrier that hands every member's value to each
-    bool full = false;    // posted at a shuffle whose mask names the whole warp
-    unsigned posts = 0;   // whole-warp shuffles posted; the k-th of every lane is the same shuffle
-    unsigned long long vals[2];  // its values at its last two whole-warp shuffles, by parity
-    int src = 0;
-    int predicate = 0;
-    int block_count = 0;
-    unsigned long long value = 0;
-    unsigned long long result = 0;
-  };
+  // Warp loops (loops_begin, warp_loops.cpp; the state in warp_loop_state.hpp).
   void settle_loop_warp(unsigned warp);
+  bool settle_loop_warp_in_step(unsigned warp);
   void settle_loop_shuffles(unsigned warp);
-  struct WarpPosts {
-    unsigned present = ~0u, exited = ~0u, at_block = ~0u;
-  };
   void settle_loop_block_barrier();
   void ready_at(unsigned linear, unsigned region);
-  Lane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op, unsigned long long value, bool gather);
+  LoopLane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op, unsigned long long value, bool gather);
+  void adopt_loop_stack();
+  void publish_loop_waits();
   [[noreturn, gnu::cold, gnu::noinline]] void loop_deadlock();
-  void become(Lane& next);
-  bool loops_ = false;
-  std::unique_ptr<unsigned char, FreeFrame> frame_;
-  std::size_t frame_capacity_ = 0;
-  std::unique_ptr<LoopLane[]> loop_lanes_;
-  unsigned loop_ready_[32];         // per warp: lanes ready to run a region
-  unsigned loop_at_shuffle_[32];    // per warp: lanes posted at a shuffle not yet complete
-  unsigned loop_at_block_ = 0;      // threads posted at __syncthreads
-  // Per warp, by parity, the last two whole-warp shuffles: their number, and the mask, intrinsic
-  // and lane of the first to post there (every later lane must bring the same).
-  struct LoopSlot {
-    unsigned k = ~0u;
-    unsigned arrived = 0;  // lanes that have posted it
-    unsigned mask = 0;
-    const char* op = nullptr;
-    unsigned first = 0;
-  };
-  LoopSlot loop_slots_[32][2];
   [[gnu::cold, gnu::noinline]] void check_whole_warp_arrivals(unsigned warp, unsigned lane);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_other_shuffle(const LoopSlot& slot, unsigned mask, const char* op);
-  unsigned loop_cursor_ = 0;  // plain order: the warp to look at first, so that warps go in step
-  unsigned loop_group_[32];
-  unsigned loop_group_size_ = 0;
-  unsigned loop_warp_ = 0;
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_loop_group(unsigned warp, unsigned lane, unsigned other);
+  WarpLoopState loop_;
 };
 
 }  // namespace hone::emu
