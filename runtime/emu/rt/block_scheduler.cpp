@@ -273,13 +273,13 @@ bool BlockScheduler::run_kernel() {
   } catch (const ForcedUnwind&) {
     return true;
   } catch (const std::bad_alloc& e) {
-    record_fault("the kernel ran out of memory in " + block_name() + " " + thread_name(current_->abi.linear) + " (" +
+    record_fault("the kernel ran out of memory in " + current_thread_name() + " (" +
                  e.what() + "): it allocates more than the process may use" + address_space_limit());
   } catch (const std::exception& e) {
-    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(current_->abi.linear) + ": " +
+    record_fault("the kernel threw a C++ exception in " + current_thread_name() + ": " +
                  e.what());
   } catch (...) {
-    record_fault("the kernel threw a C++ exception in " + block_name() + " " + thread_name(current_->abi.linear));
+    record_fault("the kernel threw a C++ exception in " + current_thread_name());
   }
   return false;
 }
@@ -639,7 +639,10 @@ void BlockScheduler::release_active_queries(unsigned base) {
 }
 
 void BlockScheduler::fault(const std::string& reason) {
-  if (loop_.on) adopt_loop_stack();
+  if (loop_.on) {
+    loop_current();
+    adopt_loop_stack();
+  }
   record_fault(reason);
   current_->wait = Wait::faulted;
   switch_to(nullptr);
@@ -648,7 +651,7 @@ void BlockScheduler::fault(const std::string& reason) {
 }
 
 std::string BlockScheduler::current_thread_name() const {
-  return block_name() + " " + thread_name(current_->abi.linear);
+  return block_name() + " " + thread_name(loop_.on ? hone_emu_self->linear : current_->abi.linear);
 }
 
 void BlockScheduler::on_exit(Lane& lane) {

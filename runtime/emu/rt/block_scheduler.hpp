@@ -86,21 +86,18 @@ class BlockScheduler {
   // A kernel compiled as warp loops (runtime/emu/warp_loops): its first call into the runtime
   // turns the block's only started thread into the one that runs every thread of the block, a
   // region between barriers at a time for a group of a warp's lanes (warp_loops.cpp).
-  unsigned char* loops_begin(std::uint64_t frame_bytes_per_thread);
+  hone_emu_loop_block* loops_begin(std::uint64_t frame_bytes_per_thread);
   int loops_next();
-  unsigned loops_group() const { return loop_.group_size; }
-  unsigned loops_enter(unsigned i);
   void loops_exit();
   void loops_shuffle_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value, int src);
-  unsigned long long loops_shuffle_take() const { return loop_.lanes[current_->abi.linear].result; }
   void loops_gather_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value);
   const unsigned long long* loops_gather_take(unsigned* group) const {
-    const LoopLane& x = loop_.lanes[current_->abi.linear];
+    const LoopLane& x = loop_.lanes[hone_emu_self->linear];
     *group = x.group;
     return x.held->values;
   }
   void loops_sync_post(unsigned barrier, int predicate);
-  int loops_sync_take() const { return loop_.lanes[current_->abi.linear].block_count; }
+  int loops_sync_take() const { return loop_.lanes[hone_emu_self->linear].block_count; }
 
   /// "block (x,y,z) thread (x,y,z)" of the running kernel thread, for fault messages.
   std::string current_thread_name() const;
@@ -260,6 +257,7 @@ class BlockScheduler {
   void ready_at(unsigned linear, unsigned region);
   LoopLane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op, unsigned long long value, bool gather);
   void adopt_loop_stack();
+  Lane& loop_current();
   void publish_loop_waits();
   [[noreturn, gnu::cold, gnu::noinline]] void loop_deadlock();
   [[gnu::cold, gnu::noinline]] void check_whole_warp_arrivals(unsigned warp, unsigned lane);

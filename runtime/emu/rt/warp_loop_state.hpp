@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "gathered_values.hpp"
+#include "hone_emu/abi.h"
 
 namespace hone::emu {
 
@@ -26,7 +27,6 @@ struct LoopLane {
   unsigned group = 0;                // the lanes its last gather met
   GatheredValues* held = nullptr;    // what that gather handed it, until its next post or exit
   unsigned long long value = 0;
-  unsigned long long result = 0;
   unsigned long long vals[2] = {};  // its values at its last two whole-warp shuffles, by parity
 };
 
@@ -54,9 +54,9 @@ struct WarpLoopState {
   LoopSlot slots[32][2];
   unsigned at_block = 0;       // threads posted at __syncthreads
   unsigned cursor = 0;         // plain order: the warp to look at first, so that warps go in step
-  unsigned group[32];          // the lanes of `warp` the kernel runs now, in order
-  unsigned group_size = 0;
-  unsigned warp = 0;
+  hone_emu_loop_block block;   // what the kernel reads: the group it runs now (of block.warp), ...
+  std::unique_ptr<hone_emu_thread*[]> threads;     // ... each thread's record ...
+  std::unique_ptr<unsigned long long[]> results;   // ... and each lane's last shuffle result
   unsigned owner = 0;          // the thread whose stack the kernel runs on
 };
 

@@ -1,9 +1,9 @@
 // The runtime's side of a kernel compiled as warp loops (runtime/emu/warp_loops): the compiler
 // cut the kernel at its barriers into regions and made it a loop that asks the runtime which
 // region to run next, and for which lanes, then runs it for each of them in turn. One call of the
-// kernel runs the whole block on the stack of the thread that started it; "entering" a lane only
-// makes it the running thread for the built-ins and the fault messages (a fault hands the stack
-// to it first, so that unwinding finds it there).
+// kernel runs the whole block on the stack of the thread that started it; making a lane the
+// running thread (the kernel sets hone_emu_self, from the block record) is all a lane's turn
+// needs, and a fault hands the stack to it first, so that unwinding finds it there.
 //
 // The scheduling is the fiber scheduler's, a region at a time instead of a switch at a time: the
 // lanes of a warp that are ready at the same region run it together; in plain order the warps
@@ -25,13 +25,22 @@
 
 namespace hone::emu {
 
-unsigned char* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_thread) {
+hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_thread) {
   loop_.on = true;
   loop_.owner = current_->abi.linear;
   queued_ = 0;  // the other threads never start: this one runs them all
   std::fill(std::begin(ready_lanes_), std::end(ready_lanes_), 0u);
-  if (!loop_.lanes) loop_.lanes.reset(new LoopLane[kMaxThreads]);
-  for (unsigned linear = 0; linear < threads_; ++linear) loop_.lanes[linear] = LoopLane{};
+  if (!loop_.lanes) {
+    loop_.lanes.reset(new LoopLane[kMaxThreads]);
+    loop_.threads.reset(new hone_emu_thread*[kMaxThreads]);
+    loop_.results.reset(new unsigned long long[kMaxThreads]);
+  }
+  for (unsigned linear = 0; linear < threads_; ++linear) {
+    loop_.lanes[linear] = LoopLane{};
+    loop_.threads[linear] = &lanes_[linear].abi;
+  }
+  loop_.block.threads = loop_.threads.get();
+  loop_.block.results = loop_.results.get();
   for (unsigned w = 0; w < warps_; ++w) {
     loop_.ready[w] = warp_lanes(w);
     loop_.region_of[w] = 0;
@@ -40,14 +49,15 @@ unsigned char* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_thread)
   }
   loop_.at_block = 0;
   loop_.cursor = 0;
-  loop_.group_size = 0;
+  loop_.block.group_size = 0;
   const std::size_t bytes = frame_bytes_per_thread * threads_;
   if (bytes > loop_.frame_capacity) {
     loop_.frame.reset(static_cast<unsigned char*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
     loop_.frame_capacity = loop_.frame ? bytes : 0;
     if (!loop_.frame) fault("emu runtime failure in " + block_name() + ": no memory for the threads' variables");
   }
-  return loop_.frame.get();
+  loop_.block.frame = loop_.frame.get();
+  return &loop_.block;
 }
 
 inline void BlockScheduler::ready_at(unsigned linear, unsigned region) {
@@ -60,8 +70,8 @@ inline void BlockScheduler::ready_at(unsigned linear, unsigned region) {
 }
 
 int BlockScheduler::loops_next() {
-  if (loop_.group_size) settle_loop_warp(loop_.warp);
-  loop_.group_size = 0;
+  if (loop_.block.group_size) settle_loop_warp(loop_.block.warp);
+  loop_.block.group_size = 0;
   for (unsigned n = 0; n < warps_; ++n) {
     const unsigned k = order_state_ ? n : (loop_.cursor + n) % warps_;
     const unsigned w = order_state_ ? warp_order_[k] : k;
@@ -80,41 +90,41 @@ int BlockScheduler::loops_next() {
     for (unsigned lanes = ready; lanes; lanes &= lanes - 1) {
       const unsigned l = static_cast<unsigned>(__builtin_ctz(lanes));
       if (loop_.region_of[w] == region || loop_.lanes[w * 32 + l].at == region) {
-        loop_.group[loop_.group_size++] = l;
+        loop_.block.group[loop_.block.group_size++] = l;
         taken |= 1u << l;
       }
     }
     if (order_state_) {
-      for (unsigned i = loop_.group_size; i > 1; --i) std::swap(loop_.group[i - 1], loop_.group[next_random() % i]);
+      for (unsigned i = loop_.block.group_size; i > 1; --i) std::swap(loop_.block.group[i - 1], loop_.block.group[next_random() % i]);
       // Half the time only some of them run: the others come later, so lanes drift apart at the
       // shuffles as on fibers, and shared memory read after a shuffle before its writer came shows.
-      if (loop_.group_size > 1 && (next_random() & 1)) {
+      if (loop_.block.group_size > 1 && (next_random() & 1)) {
         unsigned kept = 1;
-        taken = 1u << loop_.group[0];
-        for (unsigned i = 1; i < loop_.group_size; ++i)
+        taken = 1u << loop_.block.group[0];
+        for (unsigned i = 1; i < loop_.block.group_size; ++i)
           if (next_random() & 1) {
-            taken |= 1u << loop_.group[i];
-            loop_.group[kept++] = loop_.group[i];
+            taken |= 1u << loop_.block.group[i];
+            loop_.block.group[kept++] = loop_.block.group[i];
           }
-        loop_.group_size = kept;
+        loop_.block.group_size = kept;
       }
     } else {
       loop_.cursor = (k + 1) % warps_;  // the next warp goes next: warps in step, as a FIFO of threads
     }
     loop_.ready[w] &= ~taken;
     loop_.region_of[w] = loop_.ready[w] ? ~0u : 0;
-    loop_.warp = w;
+    loop_.block.warp = w;
     return static_cast<int>(region);
   }
   if (exited_ == threads_) return -1;
   loop_deadlock();
 }
 
-unsigned BlockScheduler::loops_enter(unsigned i) {
-  const unsigned linear = loop_.warp * 32 + loop_.group[i];
-  current_ = &lanes_[linear];
-  hone_emu_self = &current_->abi;
-  return linear;
+// The kernel makes a lane the running thread itself (hone_emu_self); the runtime's own idea of
+// it catches up when the kernel calls in.
+BlockScheduler::Lane& BlockScheduler::loop_current() {
+  current_ = &lanes_[hone_emu_self->linear];
+  return *current_;
 }
 
 // The running thread takes the stack over from the one that ran before it, so that a fault ends
@@ -147,7 +157,7 @@ void BlockScheduler::publish_loop_waits() {
 // A lane's next call into the runtime ends its hold on what its last gather handed it.
 LoopLane& BlockScheduler::post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op,
                                                unsigned long long value, bool gather) {
-  const unsigned linear = current_->abi.linear;
+  const unsigned linear = loop_current().abi.linear;
   LoopLane& x = loop_.lanes[linear];
   if (x.held) --x.held->readers;
   x.held = nullptr;
@@ -184,7 +194,7 @@ void BlockScheduler::loops_gather_post(unsigned barrier, unsigned mask, const ch
 }
 
 void BlockScheduler::loops_sync_post(unsigned barrier, int predicate) {
-  LoopLane& x = loop_.lanes[current_->abi.linear];
+  LoopLane& x = loop_.lanes[loop_current().abi.linear];
   if (x.held) --x.held->readers;
   x.held = nullptr;
   if (exited_ > 0) check_barrier_arrival("__syncthreads");
@@ -195,7 +205,7 @@ void BlockScheduler::loops_sync_post(unsigned barrier, int predicate) {
 }
 
 void BlockScheduler::loops_exit() {
-  Lane& me = *current_;
+  Lane& me = loop_current();
   LoopLane& x = loop_.lanes[me.abi.linear];
   if (x.held) --x.held->readers;
   x.held = nullptr;
@@ -233,7 +243,7 @@ bool BlockScheduler::settle_loop_warp_in_step(unsigned warp) {
   for (unsigned l = 0; l < 32 && ((live >> l) & 1u); ++l) {
     LoopLane& x = lanes[l];
     const unsigned from = static_cast<unsigned>(x.src);
-    x.result = from < 32 && ((live >> from) & 1u) ? lanes[from].vals[k & 1] : x.vals[k & 1];
+    loop_.results[base + l] = from < 32 && ((live >> from) & 1u) ? lanes[from].vals[k & 1] : x.vals[k & 1];
     x.wait = LoopWait::ready;
     x.at += 1;
     same_region &= x.at == region;
@@ -286,9 +296,9 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
     if (from < 32 && from != l && ((live >> from) & 1u)) {
       const LoopLane& source = loop_.lanes[base + from];
       if (source.posts <= k) continue;  // it has not come to this shuffle yet
-      x.result = source.vals[k & 1];
+      loop_.results[base + l] = source.vals[k & 1];
     } else {
-      x.result = x.vals[k & 1];
+      loop_.results[base + l] = x.vals[k & 1];
     }
     loop_.at_shuffle[warp] &= ~(1u << l);
     ready_at(base + l, x.at + 1);
@@ -323,9 +333,10 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
       }
     } else {
       for (unsigned rest = members; rest; rest &= rest - 1) {
-        LoopLane& x = loop_.lanes[base + static_cast<unsigned>(__builtin_ctz(rest))];
+        const unsigned m = static_cast<unsigned>(__builtin_ctz(rest));
+        const LoopLane& x = loop_.lanes[base + m];
         const unsigned from = static_cast<unsigned>(x.src);
-        x.result = from < 32 && ((members >> from) & 1u) ? loop_.lanes[base + from].value : x.value;
+        loop_.results[base + m] = from < 32 && ((members >> from) & 1u) ? loop_.lanes[base + from].value : x.value;
       }
     }
     for (unsigned rest = members; rest; rest &= rest - 1) {
@@ -391,17 +402,14 @@ void BlockScheduler::loop_deadlock() {
 }  // namespace hone::emu
 
 extern "C" {
-unsigned char* hone_emu_wl_begin(unsigned long long frame_bytes_per_thread) {
+hone_emu_loop_block* hone_emu_wl_begin(unsigned long long frame_bytes_per_thread) {
   return hone::emu::BlockScheduler::running()->loops_begin(frame_bytes_per_thread);
 }
 int hone_emu_wl_next(void) { return hone::emu::BlockScheduler::running()->loops_next(); }
-unsigned hone_emu_wl_group(void) { return hone::emu::BlockScheduler::running()->loops_group(); }
-unsigned hone_emu_wl_enter(unsigned i) { return hone::emu::BlockScheduler::running()->loops_enter(i); }
 void hone_emu_wl_exit(void) { hone::emu::BlockScheduler::running()->loops_exit(); }
 void hone_emu_wl_shuffle_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value, int src) {
   hone::emu::BlockScheduler::running()->loops_shuffle_post(barrier, mask, op, value, src);
 }
-unsigned long long hone_emu_wl_shuffle_take(void) { return hone::emu::BlockScheduler::running()->loops_shuffle_take(); }
 void hone_emu_wl_gather_post(unsigned barrier, unsigned mask, const char* op, unsigned long long value) {
   hone::emu::BlockScheduler::running()->loops_gather_post(barrier, mask, op, value);
 }

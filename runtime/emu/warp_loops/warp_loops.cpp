@@ -24,8 +24,11 @@ namespace {
 
 // The runtime's side (hone_emu/abi.h), declared in the kernel's module.
 struct WarpLoopRuntime {
-  FunctionCallee begin, next, group, enter, exit, post[3], take[3];  // post and take by BarrierKind
+  FunctionCallee begin, next, exit, post[3], take[3];  // post and take by BarrierKind
 };
+
+// The offsets in hone_emu_loop_block (hone_emu/abi.h) of what the loops read from it.
+constexpr unsigned kFrameAt = 0, kThreadsAt = 8, kResultsAt = 16, kWarpAt = 24, kGroupSizeAt = 28, kGroupAt = 32;
 
 // The barrier calls' types, by BarrierKind (nullptr: the kernel has none of that kind).
 using BarrierTypes = std::array<FunctionType*, 3>;
@@ -37,11 +40,10 @@ WarpLoopRuntime declare_runtime(Module& m, const BarrierTypes& barrier) {
   WarpLoopRuntime rt;
   rt.begin = m.getOrInsertFunction("hone_emu_wl_begin", Type::getInt8PtrTy(c), Type::getInt64Ty(c));
   rt.next = m.getOrInsertFunction("hone_emu_wl_next", i32);
-  rt.group = m.getOrInsertFunction("hone_emu_wl_group", i32);
-  rt.enter = m.getOrInsertFunction("hone_emu_wl_enter", i32, i32);
   rt.exit = m.getOrInsertFunction("hone_emu_wl_exit", none);
   // A post names its barrier first: the runtime resumes the lane at the region after it. A
-  // gather's post leaves out where the group goes; its take writes it.
+  // gather's post leaves out where the group goes; its take writes it. A shuffle's take is a
+  // stand-in, replaced by a load of the lane's result once the regions are copied.
   const char* names[3][2] = {{"hone_emu_wl_shuffle_post", "hone_emu_wl_shuffle_take"},
                              {"hone_emu_wl_gather_post", "hone_emu_wl_gather_take"},
                              {"hone_emu_wl_sync_post", "hone_emu_wl_sync_take"}};
@@ -197,7 +199,20 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
   std::vector<FrameSlot> slots;
   const std::uint64_t stride = lay_out_frame(*entry, slots);
   IRBuilder<> at_entry(entry);
-  Value* frame = at_entry.CreateCall(rt.begin, {ConstantInt::get(i64, stride)}, "wl.frame");
+  Type* i8 = Type::getInt8Ty(c);
+  Type* bytes = Type::getInt8PtrTy(c);
+  Value* block = at_entry.CreateCall(rt.begin, {ConstantInt::get(i64, stride)}, "wl.block");
+  auto field = [&](IRBuilder<>& b, unsigned at, Type* type, const Twine& name) {
+    return b.CreateLoad(type, b.CreatePointerCast(b.CreateConstGEP1_64(i8, block, at), type->getPointerTo()), name);
+  };
+  Value* frame = field(at_entry, kFrameAt, bytes, "wl.frame");
+  Value* threads = field(at_entry, kThreadsAt, bytes->getPointerTo(), "wl.threads");
+  Value* results = field(at_entry, kResultsAt, i64->getPointerTo(), "wl.results");
+  GlobalVariable* self = m.getNamedGlobal("hone_emu_self");
+  if (!self)
+    self = new GlobalVariable(m, bytes, false, GlobalValue::ExternalLinkage, nullptr, "hone_emu_self", nullptr,
+                              GlobalValue::InitialExecTLSModel);
+  Value* self_slot = ConstantExpr::getPointerCast(self, bytes->getPointerTo());
 
   // The dispatch: the runtime names the region to run next and the lanes to run it for.
   BasicBlock* dispatch = BasicBlock::Create(c, "wl.dispatch", &f);
@@ -205,7 +220,8 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
   at_entry.CreateBr(dispatch);
   IRBuilder<> d(dispatch);
   Value* region = d.CreateCall(rt.next, {}, "wl.region");
-  Value* lanes = d.CreateCall(rt.group, {}, "wl.lanes");
+  Value* warp = field(d, kWarpAt, i32, "wl.warp");
+  Value* lanes = field(d, kGroupSizeAt, i32, "wl.lanes");
   SwitchInst* to_region = d.CreateSwitch(region, done, static_cast<unsigned>(regions.starts.size()));
   IRBuilder<>(done).CreateRetVoid();
 
@@ -227,15 +243,27 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
     IRBuilder<> h(head);
     PHINode* i = h.CreatePHI(i32, 2, "wl.i");
     i->addIncoming(ConstantInt::get(i32, 0), dispatch);
-    Value* linear = h.CreateCall(rt.enter, {i}, "wl.linear");
-    Value* base = h.CreateGEP(Type::getInt8Ty(c), frame,
-                              h.CreateMul(h.CreateZExt(linear, i64), ConstantInt::get(i64, stride)), "wl.slot");
+    Value* lane = h.CreateLoad(
+        i32, h.CreateGEP(i32, h.CreatePointerCast(h.CreateConstGEP1_64(i8, block, kGroupAt), i32->getPointerTo()), i));
+    Value* linear = h.CreateAdd(h.CreateMul(warp, ConstantInt::get(i32, 32)), lane, "wl.linear");
+    Value* linear64 = h.CreateZExt(linear, i64);
+    h.CreateStore(h.CreateLoad(bytes, h.CreateGEP(bytes, threads, linear64)), self_slot);
+    Value* base = h.CreateGEP(i8, frame, h.CreateMul(linear64, ConstantInt::get(i64, stride)), "wl.slot");
     h.CreateBr(copies.front());
     IRBuilder<> l(latch);
     Value* next = l.CreateAdd(i, ConstantInt::get(i32, 1));
     i->addIncoming(next, latch);
     l.CreateCondBr(l.CreateICmpULT(next, lanes), head, dispatch);
 
+    // The lane's shuffle result, where the stand-in take was.
+    if (Function* take = m.getFunction("hone_emu_wl_shuffle_take"))
+      for (BasicBlock* copy : copies)
+        for (Instruction& inst : make_early_inc_range(*copy))
+          if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() == take) {
+            IRBuilder<> b(call);
+            call->replaceAllUsesWith(b.CreateLoad(i64, b.CreateGEP(i64, results, linear64)));
+            call->eraseFromParent();
+          }
     std::set<const BasicBlock*> in_copy(copies.begin(), copies.end());
     for (BasicBlock* copy : copies) {
       base_of[copy] = base;
@@ -259,6 +287,7 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
   }
   for (BasicBlock* b : originals) b->dropAllReferences();
   for (BasicBlock* b : originals) b->eraseFromParent();
+  if (Function* take = m.getFunction("hone_emu_wl_shuffle_take"); take && take->use_empty()) take->eraseFromParent();
 
   // Every stack slot becomes the running thread's slot of the frame.
   for (const FrameSlot& s : slots) {

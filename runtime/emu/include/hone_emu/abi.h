@@ -50,19 +50,25 @@ long long hone_emu_clock64(void);
 
 // A kernel compiled as warp loops (runtime/emu/warp_loops) calls these instead of the barriers
 // above; the compiler inserts the calls, no source names them. begin: this call of the kernel runs
-// every thread of the block, and the returned frame holds `frame_bytes_per_thread` bytes of each
-// thread's variables. next: the region to run next (-1: every thread has exited), for `group`
-// lanes of one warp; enter: the i-th of them becomes the running thread (returns its linear id).
-// A lane ends its region by posting at a barrier (numbered in the kernel) or by exiting; after
-// the barrier completes, the region that follows it takes the result.
-unsigned char* hone_emu_wl_begin(unsigned long long frame_bytes_per_thread);
+// every thread of the block; the block record it returns holds the threads' variables (a frame of
+// `frame_bytes_per_thread` bytes each) and what the kernel reads without a call. next: the region
+// to run next (-1: every thread has exited) for the group of lanes the record names; the kernel
+// makes each the running thread in turn (hone_emu_self = threads[linear]). A lane ends its region
+// by posting at a barrier (numbered in the kernel) or by exiting; after the barrier completes, the
+// region that follows it takes the result (a whole-warp shuffle's from `results`).
+struct hone_emu_loop_block {
+  unsigned char* frame;
+  hone_emu_thread* const* threads;     // by linear id
+  const unsigned long long* results;   // by linear id: the value its last shuffle read
+  unsigned int warp;                   // the warp of the group to run
+  unsigned int group_size;
+  unsigned int group[32];              // its lanes, in the order they run
+};
+struct hone_emu_loop_block* hone_emu_wl_begin(unsigned long long frame_bytes_per_thread);
 int hone_emu_wl_next(void);
-unsigned int hone_emu_wl_group(void);
-unsigned int hone_emu_wl_enter(unsigned int i);
 void hone_emu_wl_exit(void);
 void hone_emu_wl_shuffle_post(unsigned int barrier, unsigned int mask, const char* op, unsigned long long value,
                               int src);
-unsigned long long hone_emu_wl_shuffle_take(void);
 void hone_emu_wl_gather_post(unsigned int barrier, unsigned int mask, const char* op, unsigned long long value);
 const unsigned long long* hone_emu_wl_gather_take(unsigned int* group);
 void hone_emu_wl_sync_post(unsigned int barrier, int predicate);
