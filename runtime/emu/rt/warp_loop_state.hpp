@@ -13,8 +13,11 @@ namespace hone::emu {
 
 enum class LoopWait : std::uint8_t { ready, warp_barrier, block_barrier, exited };
 
-struct LoopLane {
-  unsigned at = 0;  // the region it runs next (ready), or the barrier it posted at
+// A post touches the first cache line only (the kernel between two posts may stream through far
+// more memory than the cache holds, so the line is often cold).
+struct alignas(64) LoopLane {
+  GatheredValues* held = nullptr;  // what its last gather handed it, until its next post or exit
+  unsigned at = 0;                 // the region it runs next (ready), or the barrier it posted at
   LoopWait wait = LoopWait::ready;
   bool gather = false;  // posted at a warp barrier that hands every member's value to each
   bool full = false;    // posted at a shuffle whose mask names the whole warp
@@ -22,12 +25,11 @@ struct LoopLane {
   unsigned mask = 0;
   const char* op = nullptr;
   int src = 0;
-  int predicate = 0;
-  int block_count = 0;
-  unsigned group = 0;                // the lanes its last gather met
-  GatheredValues* held = nullptr;    // what that gather handed it, until its next post or exit
   unsigned long long value = 0;
   unsigned long long vals[2] = {};  // its values at its last two whole-warp shuffles, by parity
+  int predicate = 0;
+  int block_count = 0;
+  unsigned group = 0;  // the lanes its last gather met
 };
 
 // Per warp, by parity, the last two whole-warp shuffles: their number, how many lanes posted,
