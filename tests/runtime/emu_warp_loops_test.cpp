@@ -15,6 +15,12 @@ using namespace hone::emu_test;
 
 namespace {
 
+// Kernels built by the default compiler with the plugin, whatever the environment asks for.
+struct WarpLoopsOn {
+  test::ScopedEnv compiler{"HONE_EMU_CXX", nullptr};
+  test::ScopedEnv loops{"HONE_EMU_WARP_LOOPS", "1"};
+};
+
 // uniform_barriers' answer for thread t of a block whose inputs are `in`.
 float uniform_expected(const std::vector<float>& in, int block, int threads, int t, int pick) {
   float total = 0.0f;
@@ -30,7 +36,7 @@ float uniform_expected(const std::vector<float>& in, int block, int threads, int
 }  // namespace
 
 TEST_CASE("warp loops (emu): a kernel whose threads all meet the same barriers runs each block on one fiber, and right") {
-  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const WarpLoopsOn loops;
   const EmuModule m = build("warp_loops.cu", "uniform_barriers", {"float*", "const float*", "int"});
   for (const int threads : {32, 96, 256}) {
     for (const std::uint64_t seed : {0ull, 3ull, 17ull}) {
@@ -56,7 +62,7 @@ TEST_CASE("warp loops (emu): a kernel whose threads all meet the same barriers r
 }
 
 TEST_CASE("warp loops (emu): __syncthreads in a loop, with threads that branch around their work, runs as loops") {
-  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const WarpLoopsOn loops;
   const EmuModule m = build("block_reduce.cu", "block_sum", {"float*", "const float*", "int"});
   for (const int threads : {64, 256}) {
     CAPTURE(threads);
@@ -79,7 +85,7 @@ TEST_CASE("warp loops (emu): __syncthreads in a loop, with threads that branch a
 }
 
 TEST_CASE("warp loops (emu): a kernel that asks for __activemask runs as fibers") {
-  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const WarpLoopsOn loops;
   const EmuModule m = build("warp_vote.cu", "votes", {"unsigned*", "int*", "int*", "unsigned*", "unsigned*", "const int*"});
   const int n = 64;
   std::vector<int> pred(n, 1);
@@ -101,6 +107,7 @@ TEST_CASE("warp loops (emu): a kernel that asks for __activemask runs as fibers"
 TEST_CASE("warp loops (emu): a shuffle whose mask leaves out its caller faults as it does on fibers") {
   std::string message[2];
   for (const char* mode : {"0", "1"}) {
+    const test::ScopedEnv compiler("HONE_EMU_CXX", nullptr);
     const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", mode);
     const EmuModule m = build("warp_loops.cu", "mask_without_caller", {"float*"});
     std::vector<float> out(32, 0.0f);
@@ -115,7 +122,7 @@ TEST_CASE("warp loops (emu): a shuffle whose mask leaves out its caller faults a
 }
 
 TEST_CASE("warp loops (emu): a read of the next warp's shared memory with no barrier between finds it still poisoned") {
-  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const WarpLoopsOn loops;
   const EmuModule m = build("warp_loops.cu", "reads_next_warp_unsynced", {"float*", "const float*"});
   const int threads = 128;
   std::vector<float> in(threads);
@@ -138,7 +145,7 @@ TEST_CASE("warp loops (emu): a read of the next warp's shared memory with no bar
 }
 
 TEST_CASE("warp loops (emu): seeded orders let lanes pass a whole-warp shuffle before others reach it, as fibers do") {
-  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const WarpLoopsOn loops;
   const EmuModule m = build("scheduler.cu", "shuffle_orders_nothing", {"float*", "int"});
   auto poisoned_runs = [&](int sync_warp) {
     int runs = 0;
@@ -161,7 +168,7 @@ TEST_CASE("warp loops (emu): seeded orders let lanes pass a whole-warp shuffle b
 }
 
 TEST_CASE("warp loops (emu): one intrinsic with one mask at two call sites is one barrier") {
-  const test::ScopedEnv loops("HONE_EMU_WARP_LOOPS", "1");
+  const WarpLoopsOn loops;
   const EmuModule m = build("warp_loops.cu", "two_call_sites", {"float*", "const float*"});
   std::vector<float> in(32);
   for (int l = 0; l < 32; ++l) in[static_cast<std::size_t>(l)] = static_cast<float>(l);

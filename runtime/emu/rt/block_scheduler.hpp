@@ -255,7 +255,8 @@ class BlockScheduler {
   void settle_loop_shuffles(unsigned warp);
   void settle_loop_block_barrier();
   void ready_at(unsigned linear, unsigned region);
-  LoopLane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op, unsigned long long value, bool gather);
+  [[gnu::always_inline]] LoopLane& post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op,
+                                                          unsigned long long value, bool gather);
   void adopt_loop_stack();
   Lane& loop_current();
   void publish_loop_waits();

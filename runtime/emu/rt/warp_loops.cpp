@@ -35,8 +35,11 @@ hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_t
     loop_.threads.reset(new hone_emu_thread*[kMaxThreads]);
     loop_.results.reset(new unsigned long long[kMaxThreads]);
   }
-  for (unsigned linear = 0; linear < threads_; ++linear) {
-    loop_.lanes[linear] = LoopLane{};
+  for (unsigned linear = 0; linear < threads_; ++linear) {  // the rest is written before it is read
+    LoopLane& x = loop_.lanes[linear];
+    x.held = nullptr;
+    x.at = x.posts = 0;
+    x.wait = LoopWait::ready;
     loop_.threads[linear] = &lanes_[linear].abi;
   }
   loop_.block.threads = loop_.threads.get();
@@ -155,7 +158,7 @@ void BlockScheduler::publish_loop_waits() {
 }
 
 // A lane's next call into the runtime ends its hold on what its last gather handed it.
-LoopLane& BlockScheduler::post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op,
+inline LoopLane& BlockScheduler::post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op,
                                                unsigned long long value, bool gather) {
   const unsigned linear = loop_current().abi.linear;
   LoopLane& x = loop_.lanes[linear];

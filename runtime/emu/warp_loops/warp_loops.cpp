@@ -168,6 +168,126 @@ void erase_lifetime_markers(Function& f) {
   for (Instruction* i : markers) i->eraseFromParent();
 }
 
+// What the lane loops read from the block record (hone_emu_loop_block), loaded where the kernel
+// begins, and the thread-local every lane's turn sets.
+struct BlockRecord {
+  Value* block;
+  Value* frame;
+  Value* threads;
+  Value* results;
+  Value* self_slot;
+};
+
+Value* load_field(IRBuilder<>& b, Value* block, unsigned at, Type* type, const Twine& name) {
+  Value* field = b.CreateConstGEP1_64(b.getInt8Ty(), block, at);
+  return b.CreateLoad(type, b.CreatePointerCast(field, type->getPointerTo()), name);
+}
+
+BlockRecord open_block_record(IRBuilder<>& b, const WarpLoopRuntime& rt, std::uint64_t stride) {
+  Module& m = *b.GetInsertBlock()->getModule();
+  Type* bytes = b.getInt8PtrTy();
+  BlockRecord r;
+  r.block = b.CreateCall(rt.begin, {b.getInt64(stride)}, "wl.block");
+  r.frame = load_field(b, r.block, kFrameAt, bytes, "wl.frame");
+  r.threads = load_field(b, r.block, kThreadsAt, bytes->getPointerTo(), "wl.threads");
+  r.results = load_field(b, r.block, kResultsAt, b.getInt64Ty()->getPointerTo(), "wl.results");
+  GlobalVariable* self = m.getNamedGlobal("hone_emu_self");
+  if (!self)
+    self = new GlobalVariable(m, bytes, false, GlobalValue::ExternalLinkage, nullptr, "hone_emu_self", nullptr,
+                              GlobalValue::InitialExecTLSModel);
+  r.self_slot = ConstantExpr::getPointerCast(self, bytes->getPointerTo());
+  return r;
+}
+
+// A loop over the group's lanes around one region's copy: each turn makes the lane the running
+// thread and points `slot` at its part of the frame.
+struct LaneLoop {
+  BasicBlock* head;
+  BasicBlock* latch;
+  Value* linear;  // i64
+  Value* slot;
+};
+
+LaneLoop lane_loop(Function& f, const BlockRecord& r, BasicBlock* dispatch, Value* warp, Value* lanes,
+                   std::uint64_t stride, unsigned k) {
+  LLVMContext& c = f.getContext();
+  LaneLoop loop{BasicBlock::Create(c, "wl.lane." + Twine(k), &f), BasicBlock::Create(c, "wl.lane.next." + Twine(k), &f),
+                nullptr, nullptr};
+  IRBuilder<> h(loop.head);
+  PHINode* i = h.CreatePHI(h.getInt32Ty(), 2, "wl.i");
+  i->addIncoming(h.getInt32(0), dispatch);
+  Value* group = h.CreatePointerCast(h.CreateConstGEP1_64(h.getInt8Ty(), r.block, kGroupAt), h.getInt32Ty()->getPointerTo());
+  Value* lane = h.CreateLoad(h.getInt32Ty(), h.CreateGEP(h.getInt32Ty(), group, i));
+  loop.linear = h.CreateZExt(h.CreateAdd(h.CreateMul(warp, h.getInt32(32)), lane), h.getInt64Ty(), "wl.linear");
+  h.CreateStore(h.CreateLoad(h.getInt8PtrTy(), h.CreateGEP(h.getInt8PtrTy(), r.threads, loop.linear)), r.self_slot);
+  loop.slot = h.CreateGEP(h.getInt8Ty(), r.frame, h.CreateMul(loop.linear, h.getInt64(stride)), "wl.slot");
+  IRBuilder<> l(loop.latch);
+  Value* next = l.CreateAdd(i, l.getInt32(1));
+  i->addIncoming(next, loop.latch);
+  l.CreateCondBr(l.CreateICmpULT(next, lanes), loop.head, dispatch);
+  return loop;
+}
+
+// Region k's own copy of its blocks, entered from the loop's head: edges from outside the region
+// do not exist in it, its barriers and returns end the lane's turn, and a whole-warp shuffle's
+// result is the lane's entry of the record's results. Returns the copies.
+SmallVector<BasicBlock*, 16> copy_region(Function& f, const BarrierRegions& regions, std::size_t k, const LaneLoop& loop,
+                                         const BlockRecord& r, const WarpLoopRuntime& rt) {
+  ValueToValueMapTy map;
+  SmallVector<BasicBlock*, 16> copies;
+  for (BasicBlock* b : regions.blocks[k]) {
+    BasicBlock* copy = CloneBasicBlock(b, map, ".r" + Twine(k), &f);
+    map[b] = copy;
+    copies.push_back(copy);
+  }
+  remapInstructionsInBlocks(copies, map);
+  BranchInst::Create(copies.front(), loop.head);
+
+  const std::set<const BasicBlock*> in_copy(copies.begin(), copies.end());
+  Function* take = f.getParent()->getFunction("hone_emu_wl_shuffle_take");
+  for (BasicBlock* copy : copies) {
+    for (PHINode& phi : copy->phis())
+      for (unsigned n = phi.getNumIncomingValues(); n-- > 0;)
+        if (!in_copy.count(phi.getIncomingBlock(n))) phi.removeIncomingValue(n, false);
+    for (Instruction& inst : make_early_inc_range(*copy))
+      if (auto* call = dyn_cast<CallInst>(&inst); call && take && call->getCalledFunction() == take) {
+        IRBuilder<> b(call);
+        Type* i64 = b.getInt64Ty();
+        call->replaceAllUsesWith(b.CreateLoad(i64, b.CreateGEP(i64, r.results, loop.linear)));
+        call->eraseFromParent();
+      }
+    if (auto* ret = dyn_cast<ReturnInst>(copy->getTerminator())) {
+      CallInst::Create(rt.exit, "", ret);
+      BranchInst::Create(loop.latch, ret);
+      ret->eraseFromParent();
+    }
+  }
+  for (const Barrier& b : regions.barriers)
+    if (regions.members[k].count(b.block)) {
+      auto* copy = cast<BasicBlock>(map[b.block]);
+      copy->getTerminator()->eraseFromParent();
+      BranchInst::Create(loop.latch, copy);
+    }
+  return copies;
+}
+
+// Every stack slot becomes the running thread's part of the frame, in each region's copy.
+void move_slots_to_frame(const std::vector<FrameSlot>& slots, const std::map<const BasicBlock*, Value*>& slot_of) {
+  for (const FrameSlot& s : slots) {
+    std::map<Value*, Value*> in_region;
+    for (Use& u : make_early_inc_range(s.alloca->uses())) {
+      Value* base = slot_of.at(use_block(u));
+      Value*& p = in_region[base];
+      if (!p) {
+        IRBuilder<> b(cast<Instruction>(base)->getNextNode());
+        p = b.CreatePointerCast(b.CreateConstGEP1_64(b.getInt8Ty(), base, s.offset), s.alloca->getType());
+      }
+      u.set(p);
+    }
+    s.alloca->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meets_barriers) {
@@ -180,17 +300,14 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
 
   Module& m = *f.getParent();
   LLVMContext& c = m.getContext();
-  Type* i32 = Type::getInt32Ty(c);
-  Type* i64 = Type::getInt64Ty(c);
   BarrierTypes types{};
   for (const Barrier& b : regions.barriers) types[static_cast<int>(b.kind)] = b.call->getFunctionType();
   const WarpLoopRuntime rt = declare_runtime(m, types);
-
   split_barrier_calls(regions, rt);
   demote_values_across_regions(f, regions);
   erase_lifetime_markers(f);
 
-  // The stack slots move to a block of their own, which sets up the frame.
+  // The stack slots move to a block of their own, where the kernel opens the block record.
   std::vector<BasicBlock*> originals;
   for (BasicBlock& b : f) originals.push_back(&b);
   BasicBlock* entry = BasicBlock::Create(c, "wl.entry", &f, &f.getEntryBlock());
@@ -199,110 +316,29 @@ std::string run_as_warp_loops(Function& f, const std::set<const Function*>& meet
   std::vector<FrameSlot> slots;
   const std::uint64_t stride = lay_out_frame(*entry, slots);
   IRBuilder<> at_entry(entry);
-  Type* i8 = Type::getInt8Ty(c);
-  Type* bytes = Type::getInt8PtrTy(c);
-  Value* block = at_entry.CreateCall(rt.begin, {ConstantInt::get(i64, stride)}, "wl.block");
-  auto field = [&](IRBuilder<>& b, unsigned at, Type* type, const Twine& name) {
-    return b.CreateLoad(type, b.CreatePointerCast(b.CreateConstGEP1_64(i8, block, at), type->getPointerTo()), name);
-  };
-  Value* frame = field(at_entry, kFrameAt, bytes, "wl.frame");
-  Value* threads = field(at_entry, kThreadsAt, bytes->getPointerTo(), "wl.threads");
-  Value* results = field(at_entry, kResultsAt, i64->getPointerTo(), "wl.results");
-  GlobalVariable* self = m.getNamedGlobal("hone_emu_self");
-  if (!self)
-    self = new GlobalVariable(m, bytes, false, GlobalValue::ExternalLinkage, nullptr, "hone_emu_self", nullptr,
-                              GlobalValue::InitialExecTLSModel);
-  Value* self_slot = ConstantExpr::getPointerCast(self, bytes->getPointerTo());
+  const BlockRecord record = open_block_record(at_entry, rt, stride);
 
-  // The dispatch: the runtime names the region to run next and the lanes to run it for.
+  // The dispatch: the runtime names the region to run next and the group of lanes to run it for.
   BasicBlock* dispatch = BasicBlock::Create(c, "wl.dispatch", &f);
   BasicBlock* done = BasicBlock::Create(c, "wl.done", &f);
   at_entry.CreateBr(dispatch);
   IRBuilder<> d(dispatch);
   Value* region = d.CreateCall(rt.next, {}, "wl.region");
-  Value* warp = field(d, kWarpAt, i32, "wl.warp");
-  Value* lanes = field(d, kGroupSizeAt, i32, "wl.lanes");
+  Value* warp = load_field(d, record.block, kWarpAt, d.getInt32Ty(), "wl.warp");
+  Value* lanes = load_field(d, record.block, kGroupSizeAt, d.getInt32Ty(), "wl.lanes");
   SwitchInst* to_region = d.CreateSwitch(region, done, static_cast<unsigned>(regions.starts.size()));
   IRBuilder<>(done).CreateRetVoid();
 
-  std::map<const BasicBlock*, Value*> base_of;  // a region copy's block -> its lane's slot
+  std::map<const BasicBlock*, Value*> slot_of;  // a block of a region's copy -> the lane's slot
   for (std::size_t k = 0; k < regions.starts.size(); ++k) {
-    BasicBlock* head = BasicBlock::Create(c, "wl.lane." + Twine(k), &f);
-    BasicBlock* latch = BasicBlock::Create(c, "wl.lane.next." + Twine(k), &f);
-    to_region->addCase(ConstantInt::get(cast<IntegerType>(i32), k), head);
-
-    ValueToValueMapTy map;
-    SmallVector<BasicBlock*, 16> copies;
-    for (BasicBlock* b : regions.blocks[k]) {
-      BasicBlock* copy = CloneBasicBlock(b, map, ".r" + Twine(k), &f);
-      map[b] = copy;
-      copies.push_back(copy);
-    }
-    remapInstructionsInBlocks(copies, map);
-
-    IRBuilder<> h(head);
-    PHINode* i = h.CreatePHI(i32, 2, "wl.i");
-    i->addIncoming(ConstantInt::get(i32, 0), dispatch);
-    Value* lane = h.CreateLoad(
-        i32, h.CreateGEP(i32, h.CreatePointerCast(h.CreateConstGEP1_64(i8, block, kGroupAt), i32->getPointerTo()), i));
-    Value* linear = h.CreateAdd(h.CreateMul(warp, ConstantInt::get(i32, 32)), lane, "wl.linear");
-    Value* linear64 = h.CreateZExt(linear, i64);
-    h.CreateStore(h.CreateLoad(bytes, h.CreateGEP(bytes, threads, linear64)), self_slot);
-    Value* base = h.CreateGEP(i8, frame, h.CreateMul(linear64, ConstantInt::get(i64, stride)), "wl.slot");
-    h.CreateBr(copies.front());
-    IRBuilder<> l(latch);
-    Value* next = l.CreateAdd(i, ConstantInt::get(i32, 1));
-    i->addIncoming(next, latch);
-    l.CreateCondBr(l.CreateICmpULT(next, lanes), head, dispatch);
-
-    // The lane's shuffle result, where the stand-in take was.
-    if (Function* take = m.getFunction("hone_emu_wl_shuffle_take"))
-      for (BasicBlock* copy : copies)
-        for (Instruction& inst : make_early_inc_range(*copy))
-          if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() == take) {
-            IRBuilder<> b(call);
-            call->replaceAllUsesWith(b.CreateLoad(i64, b.CreateGEP(i64, results, linear64)));
-            call->eraseFromParent();
-          }
-    std::set<const BasicBlock*> in_copy(copies.begin(), copies.end());
-    for (BasicBlock* copy : copies) {
-      base_of[copy] = base;
-      for (PHINode& phi : copy->phis())  // edges from outside the region do not exist in its copy
-        for (unsigned n = phi.getNumIncomingValues(); n-- > 0;)
-          if (!in_copy.count(phi.getIncomingBlock(n))) phi.removeIncomingValue(n, false);
-    }
-    // A copy ends at its barriers (the lane has posted) and its returns (the lane exits).
-    for (const Barrier& b : regions.barriers)
-      if (regions.members[k].count(b.block)) {
-        auto* copy = cast<BasicBlock>(map[b.block]);
-        copy->getTerminator()->eraseFromParent();
-        BranchInst::Create(latch, copy);
-      }
-    for (BasicBlock* copy : copies)
-      if (auto* r = dyn_cast<ReturnInst>(copy->getTerminator())) {
-        CallInst::Create(rt.exit, "", r);
-        BranchInst::Create(latch, r);
-        r->eraseFromParent();
-      }
+    const LaneLoop loop = lane_loop(f, record, dispatch, warp, lanes, stride, static_cast<unsigned>(k));
+    to_region->addCase(d.getInt32(static_cast<std::uint32_t>(k)), loop.head);
+    for (BasicBlock* copy : copy_region(f, regions, k, loop, record, rt)) slot_of[copy] = loop.slot;
   }
   for (BasicBlock* b : originals) b->dropAllReferences();
   for (BasicBlock* b : originals) b->eraseFromParent();
   if (Function* take = m.getFunction("hone_emu_wl_shuffle_take"); take && take->use_empty()) take->eraseFromParent();
-
-  // Every stack slot becomes the running thread's slot of the frame.
-  for (const FrameSlot& s : slots) {
-    std::map<Value*, Value*> in_region;
-    for (Use& u : make_early_inc_range(s.alloca->uses())) {
-      Value* base = base_of.at(use_block(u));
-      Value*& p = in_region[base];
-      if (!p) {
-        IRBuilder<> b(cast<Instruction>(base)->getNextNode());
-        p = b.CreatePointerCast(b.CreateConstGEP1_64(Type::getInt8Ty(c), base, s.offset), s.alloca->getType());
-      }
-      u.set(p);
-    }
-    s.alloca->eraseFromParent();
-  }
+  move_slots_to_frame(slots, slot_of);
 
   std::string problem;
   raw_string_ostream out(problem);
