@@ -259,6 +259,7 @@ class BlockScheduler {
                                                           unsigned long long value, bool gather);
   void adopt_loop_stack();
   Lane& loop_current();
+  void release_loop_gather(unsigned linear);
   void publish_loop_waits();
   [[noreturn, gnu::cold, gnu::noinline]] void loop_deadlock();
   [[gnu::cold, gnu::noinline]] void check_whole_warp_arrivals(unsigned warp, unsigned lane);

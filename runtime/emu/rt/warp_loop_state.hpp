@@ -13,15 +13,15 @@ namespace hone::emu {
 
 enum class LoopWait : std::uint8_t { ready, warp_barrier, block_barrier, exited };
 
-// A post touches the first cache line only (the kernel between two posts may stream through far
-// more memory than the cache holds, so the line is often cold).
+// A post only stores to its lane's line (the kernel between two posts may stream through far more
+// memory than the cache holds, so the line is often cold, and a load from it would wait); what a
+// post reads is in the per-warp words and the dense `posts` below.
 struct alignas(64) LoopLane {
   GatheredValues* held = nullptr;  // what its last gather handed it, until its next post or exit
   unsigned at = 0;                 // the region it runs next (ready), or the barrier it posted at
   LoopWait wait = LoopWait::ready;
   bool gather = false;  // posted at a warp barrier that hands every member's value to each
   bool full = false;    // posted at a shuffle whose mask names the whole warp
-  unsigned posts = 0;   // whole-warp shuffles posted; the k-th of every lane is the same shuffle
   unsigned mask = 0;
   const char* op = nullptr;
   int src = 0;
@@ -59,6 +59,8 @@ struct WarpLoopState {
   hone_emu_loop_block block;   // what the kernel reads: the group it runs now (of block.warp), ...
   std::unique_ptr<hone_emu_thread*[]> threads;     // ... each thread's record ...
   std::unique_ptr<unsigned long long[]> results;   // ... and each lane's last shuffle result
+  std::unique_ptr<unsigned[]> posts;  // per thread: whole-warp shuffles posted (the k-th of every lane is the same one)
+  unsigned holding[32];               // per warp: lanes that hold what a gather handed them
   unsigned owner = 0;          // the thread whose stack the kernel runs on
 };
 

@@ -34,11 +34,12 @@ hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_t
     loop_.lanes.reset(new LoopLane[kMaxThreads]);
     loop_.threads.reset(new hone_emu_thread*[kMaxThreads]);
     loop_.results.reset(new unsigned long long[kMaxThreads]);
+    loop_.posts.reset(new unsigned[kMaxThreads]);
   }
   for (unsigned linear = 0; linear < threads_; ++linear) {  // the rest is written before it is read
     LoopLane& x = loop_.lanes[linear];
     x.held = nullptr;
-    x.at = x.posts = 0;
+    x.at = loop_.posts[linear] = 0;
     x.wait = LoopWait::ready;
     loop_.threads[linear] = &lanes_[linear].abi;
   }
@@ -48,6 +49,7 @@ hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_t
     loop_.ready[w] = warp_lanes(w);
     loop_.region_of[w] = 0;
     loop_.at_shuffle[w] = 0;
+    loop_.holding[w] = 0;
     loop_.slots[w][0].k = loop_.slots[w][1].k = ~0u;
   }
   loop_.at_block = 0;
@@ -123,6 +125,16 @@ int BlockScheduler::loops_next() {
   loop_deadlock();
 }
 
+// A lane's next call into the runtime ends its hold on what its last gather handed it.
+inline void BlockScheduler::release_loop_gather(unsigned linear) {
+  const unsigned bit = 1u << (linear % 32);
+  if (!(loop_.holding[linear / 32] & bit)) return;
+  loop_.holding[linear / 32] &= ~bit;
+  LoopLane& x = loop_.lanes[linear];
+  --x.held->readers;
+  x.held = nullptr;
+}
+
 // The kernel makes a lane the running thread itself (hone_emu_self); the runtime's own idea of
 // it catches up when the kernel calls in.
 BlockScheduler::Lane& BlockScheduler::loop_current() {
@@ -157,13 +169,11 @@ void BlockScheduler::publish_loop_waits() {
   }
 }
 
-// A lane's next call into the runtime ends its hold on what its last gather handed it.
 inline LoopLane& BlockScheduler::post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op,
                                                unsigned long long value, bool gather) {
   const unsigned linear = loop_current().abi.linear;
   LoopLane& x = loop_.lanes[linear];
-  if (x.held) --x.held->readers;
-  x.held = nullptr;
+  release_loop_gather(linear);
   if (!((mask >> (linear % 32)) & 1u)) [[unlikely]]
     fault_mask_without_caller(mask, op);
   const unsigned warp = linear / 32;
@@ -175,7 +185,7 @@ inline LoopLane& BlockScheduler::post_at_warp_barrier(unsigned barrier, unsigned
   x.gather = gather;
   x.full = !gather && (mask & warp_lanes(warp)) == warp_lanes(warp);
   if (x.full) {
-    const unsigned k = x.posts++;
+    const unsigned k = loop_.posts[linear]++;
     x.vals[k & 1] = value;
     LoopSlot& slot = loop_.slots[warp][k & 1];
     if (slot.k != k) slot = {k, 0, mask, op, linear};
@@ -197,9 +207,9 @@ void BlockScheduler::loops_gather_post(unsigned barrier, unsigned mask, const ch
 }
 
 void BlockScheduler::loops_sync_post(unsigned barrier, int predicate) {
-  LoopLane& x = loop_.lanes[loop_current().abi.linear];
-  if (x.held) --x.held->readers;
-  x.held = nullptr;
+  const unsigned linear = loop_current().abi.linear;
+  LoopLane& x = loop_.lanes[linear];
+  release_loop_gather(linear);
   if (exited_ > 0) check_barrier_arrival("__syncthreads");
   x.wait = LoopWait::block_barrier;
   x.at = barrier;
@@ -210,8 +220,7 @@ void BlockScheduler::loops_sync_post(unsigned barrier, int predicate) {
 void BlockScheduler::loops_exit() {
   Lane& me = loop_current();
   LoopLane& x = loop_.lanes[me.abi.linear];
-  if (x.held) --x.held->readers;
-  x.held = nullptr;
+  release_loop_gather(me.abi.linear);
   if (loop_.at_block > 0)
     for (unsigned linear = 0; linear < threads_; ++linear)
       if (loop_.lanes[linear].wait == LoopWait::block_barrier)
@@ -236,11 +245,12 @@ bool BlockScheduler::settle_loop_warp_in_step(unsigned warp) {
   if (loop_.at_shuffle[warp] != live || exited_lanes_[warp] != 0) return false;
   const unsigned base = warp * 32;
   LoopLane* const lanes = &loop_.lanes[base];
-  const unsigned k = lanes[0].posts - 1;
+  const unsigned* const posts = &loop_.posts[base];
+  const unsigned k = posts[0] - 1;
   const LoopSlot& slot = loop_.slots[warp][k & 1];
   if (!lanes[0].full || slot.k != k || slot.arrived != static_cast<unsigned>(__builtin_popcount(live))) return false;
   for (unsigned l = 0; l < 32 && ((live >> l) & 1u); ++l)
-    if (lanes[l].posts != k + 1 || !lanes[l].full) return false;
+    if (posts[l] != k + 1 || !lanes[l].full) return false;
   bool same_region = true;
   const unsigned region = lanes[0].at + 1;
   for (unsigned l = 0; l < 32 && ((live >> l) & 1u); ++l) {
@@ -276,10 +286,10 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
   if (!plain)
     for (unsigned lanes = live; lanes; lanes &= lanes - 1) {
       const unsigned m = static_cast<unsigned>(__builtin_ctz(lanes));
-      const LoopLane& x = loop_.lanes[base + m];
-      if ((exited_lanes_[warp] >> m) & 1u) fewest.exited = std::min(fewest.exited, x.posts);
-      else fewest.present = std::min(fewest.present, x.posts);
-      if (x.wait == LoopWait::block_barrier) fewest.at_block = std::min(fewest.at_block, x.posts);
+      const unsigned posted = loop_.posts[base + m];
+      if ((exited_lanes_[warp] >> m) & 1u) fewest.exited = std::min(fewest.exited, posted);
+      else fewest.present = std::min(fewest.present, posted);
+      if (loop_.lanes[base + m].wait == LoopWait::block_barrier) fewest.at_block = std::min(fewest.at_block, posted);
     }
   unsigned groups = 0;
   for (unsigned pending = loop_.at_shuffle[warp]; pending; pending &= pending - 1) {
@@ -291,15 +301,14 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
     }
     // Lane l goes on once the lane it reads has posted the same shuffle (its k-th), and only when
     // every lane has posted its (k-1)-th: its next post overwrites the value it brought to that.
-    const unsigned k = x.posts - 1;
+    const unsigned k = loop_.posts[base + l] - 1;
     if (fewest.exited <= k || fewest.at_block <= k) [[unlikely]]
       check_whole_warp_arrivals(warp, l);
     if (!all_posted(k - 1)) continue;
     const unsigned from = static_cast<unsigned>(x.src);
     if (from < 32 && from != l && ((live >> from) & 1u)) {
-      const LoopLane& source = loop_.lanes[base + from];
-      if (source.posts <= k) continue;  // it has not come to this shuffle yet
-      loop_.results[base + l] = source.vals[k & 1];
+      if (loop_.posts[base + from] <= k) continue;  // it has not come to this shuffle yet
+      loop_.results[base + l] = loop_.lanes[base + from].vals[k & 1];
     } else {
       loop_.results[base + l] = x.vals[k & 1];
     }
@@ -333,6 +342,7 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
         g->values[m] = x.value;
         x.held = g;
         x.group = members;
+        loop_.holding[warp] |= 1u << m;
       }
     } else {
       for (unsigned rest = members; rest; rest &= rest - 1) {
@@ -368,9 +378,9 @@ void BlockScheduler::settle_loop_block_barrier() {
 void BlockScheduler::check_whole_warp_arrivals(unsigned warp, unsigned l) {
   const unsigned base = warp * 32;
   const LoopLane& me = loop_.lanes[base + l];
-  const unsigned k = me.posts - 1;
+  const unsigned k = loop_.posts[base + l] - 1;
   for (unsigned m = 0; m < 32; ++m) {
-    if (!((warp_lanes(warp) >> m) & 1u) || loop_.lanes[base + m].posts > k) continue;
+    if (!((warp_lanes(warp) >> m) & 1u) || loop_.posts[base + m] > k) continue;
     if ((exited_lanes_[warp] >> m) & 1u) {
       current_ = &lanes_[base + l];
       fault_names_exited(me.mask, me.op, 1u << m);
