@@ -18,7 +18,6 @@
 namespace hone::emu {
 
 namespace {
-
 // Thrown in a suspended kernel thread that destroy_fibers() resumes, to unwind its stack. Not a
 // std::exception, so that no handler in the runtime's built-ins takes it for the kernel's own.
 struct ForcedUnwind {};
@@ -211,7 +210,6 @@ inline void BlockScheduler::switch_to(Lane* next) {
 }
 
 inline void BlockScheduler::suspend() { switch_to(next_ready()); }
-
 
 BlockScheduler::Gathered* BlockScheduler::free_gathered(unsigned warp) {
   Gathered* g = &gathered_[warp * kGatheredPerWarp];
@@ -769,6 +767,5 @@ std::string BlockScheduler::wait_description(const Lane& lane) const {
     default: return "nothing (it is running)";
   }
 }
-
 
 }  // namespace hone::emu

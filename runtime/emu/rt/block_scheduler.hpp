@@ -11,8 +11,11 @@
 // stores, which is most of what a shuffle-heavy kernel pays for emulation. run() gets control
 // back only when no thread can run, or a fault ends the block; a block that ends with threads
 // still suspended resumes each once to unwind its stack.
+//
+// A kernel compiled as warp loops (runtime/emu/warp_loops) runs on the first thread's fiber
+// alone: it asks the scheduler which region to run for which lanes, and the scheduler completes
+// the barriers they post at with the same rules and checks (warp_loops.cpp).
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -263,7 +266,8 @@ class BlockScheduler {
   void publish_loop_waits();
   [[noreturn, gnu::cold, gnu::noinline]] void loop_deadlock();
   [[gnu::cold, gnu::noinline]] void check_whole_warp_arrivals(unsigned warp, unsigned lane);
-  [[noreturn, gnu::cold, gnu::noinline]] void fault_other_shuffle(const LoopSlot& slot, unsigned mask, const char* op);
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_other_shuffle(const LoopSlot& slot, unsigned mask,
+                                                                  const char* op);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_loop_group(unsigned warp, unsigned lane, unsigned other);
   WarpLoopState loop_;
 };

@@ -100,7 +100,8 @@ int BlockScheduler::loops_next() {
       }
     }
     if (order_state_) {
-      for (unsigned i = loop_.block.group_size; i > 1; --i) std::swap(loop_.block.group[i - 1], loop_.block.group[next_random() % i]);
+      unsigned* const group = loop_.block.group;
+      for (unsigned i = loop_.block.group_size; i > 1; --i) std::swap(group[i - 1], group[next_random() % i]);
       // Half the time only some of them run: the others come later, so lanes drift apart at the
       // shuffles as on fibers, and shared memory read after a shuffle before its writer came shows.
       if (loop_.block.group_size > 1 && (next_random() & 1)) {
@@ -170,7 +171,7 @@ void BlockScheduler::publish_loop_waits() {
 }
 
 inline LoopLane& BlockScheduler::post_at_warp_barrier(unsigned barrier, unsigned mask, const char* op,
-                                               unsigned long long value, bool gather) {
+                                                      unsigned long long value, bool gather) {
   const unsigned linear = loop_current().abi.linear;
   LoopLane& x = loop_.lanes[linear];
   release_loop_gather(linear);
@@ -393,7 +394,8 @@ void BlockScheduler::check_whole_warp_arrivals(unsigned warp, unsigned l) {
 
 void BlockScheduler::fault_other_shuffle(const LoopSlot& slot, unsigned mask, const char* op) {
   fault("barrier divergence in " + block_name() + ": " + thread_name(current_->abi.linear) + " waits at " +
-        intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " + intrinsic_text(slot.op, slot.mask));
+        intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " +
+        intrinsic_text(slot.op, slot.mask));
 }
 
 // Lane l's group names lane m, which waits elsewhere (or with another mask or intrinsic).

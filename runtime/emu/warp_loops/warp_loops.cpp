@@ -88,11 +88,13 @@ void split_barrier_calls(BarrierRegions& regions, const WarpLoopRuntime& rt) {
 }
 
 // Dominators within one region: which blocks every path from its start to a block passes.
-std::map<const BasicBlock*, std::set<const BasicBlock*>> region_dominators(const BarrierRegions& regions, std::size_t k,
-                                                                        const std::set<const BasicBlock*>& barrier_blocks) {
+using Dominators = std::map<const BasicBlock*, std::set<const BasicBlock*>>;
+
+Dominators region_dominators(const BarrierRegions& regions, std::size_t k,
+                             const std::set<const BasicBlock*>& barrier_blocks) {
   const auto& blocks = regions.blocks[k];
   const auto& members = regions.members[k];
-  std::map<const BasicBlock*, std::set<const BasicBlock*>> dom;
+  Dominators dom;
   for (const BasicBlock* b : blocks) dom[b] = b == blocks.front() ? std::set<const BasicBlock*>{b} : members;
   for (bool changed = true; changed;) {
     changed = false;
@@ -122,7 +124,7 @@ std::map<const BasicBlock*, std::set<const BasicBlock*>> region_dominators(const
 void demote_values_across_regions(Function& f, const BarrierRegions& regions) {
   std::set<const BasicBlock*> barrier_blocks;
   for (const Barrier& b : regions.barriers) barrier_blocks.insert(b.block);
-  std::vector<std::map<const BasicBlock*, std::set<const BasicBlock*>>> dom;
+  std::vector<Dominators> dom;
   for (std::size_t k = 0; k < regions.blocks.size(); ++k) dom.push_back(region_dominators(regions, k, barrier_blocks));
   std::vector<Instruction*> crossing;
   for (Instruction& i : instructions(f)) {
@@ -216,7 +218,8 @@ LaneLoop lane_loop(Function& f, const BlockRecord& r, BasicBlock* dispatch, Valu
   IRBuilder<> h(loop.head);
   PHINode* i = h.CreatePHI(h.getInt32Ty(), 2, "wl.i");
   i->addIncoming(h.getInt32(0), dispatch);
-  Value* group = h.CreatePointerCast(h.CreateConstGEP1_64(h.getInt8Ty(), r.block, kGroupAt), h.getInt32Ty()->getPointerTo());
+  Value* group =
+      h.CreatePointerCast(h.CreateConstGEP1_64(h.getInt8Ty(), r.block, kGroupAt), h.getInt32Ty()->getPointerTo());
   Value* lane = h.CreateLoad(h.getInt32Ty(), h.CreateGEP(h.getInt32Ty(), group, i));
   loop.linear = h.CreateZExt(h.CreateAdd(h.CreateMul(warp, h.getInt32(32)), lane), h.getInt64Ty(), "wl.linear");
   h.CreateStore(h.CreateLoad(h.getInt8PtrTy(), h.CreateGEP(h.getInt8PtrTy(), r.threads, loop.linear)), r.self_slot);
@@ -231,8 +234,8 @@ LaneLoop lane_loop(Function& f, const BlockRecord& r, BasicBlock* dispatch, Valu
 // Region k's own copy of its blocks, entered from the loop's head: edges from outside the region
 // do not exist in it, its barriers and returns end the lane's turn, and a whole-warp shuffle's
 // result is the lane's entry of the record's results. Returns the copies.
-SmallVector<BasicBlock*, 16> copy_region(Function& f, const BarrierRegions& regions, std::size_t k, const LaneLoop& loop,
-                                         const BlockRecord& r, const WarpLoopRuntime& rt) {
+SmallVector<BasicBlock*, 16> copy_region(Function& f, const BarrierRegions& regions, std::size_t k,
+                                         const LaneLoop& loop, const BlockRecord& r, const WarpLoopRuntime& rt) {
   ValueToValueMapTy map;
   SmallVector<BasicBlock*, 16> copies;
   for (BasicBlock* b : regions.blocks[k]) {

@@ -1,11 +1,10 @@
 #pragma once
-// Rewrites a kernel's trampoline so that one call runs every thread of the block: each region
-// between two barriers becomes a loop over the lanes of a warp, each stretch between block
-// barriers a loop over the warps, in the order the runtime draws. A value that lives across a
-// barrier, and every stack variable, moves to the thread's slot of a frame the runtime owns. A
-// shuffle becomes a deposit at the end of one region and a read at the start of the next, a
-// __syncthreads the same around the warp loop: the runtime makes every check it makes for
-// fibers, without a context switch.
+// Rewrites a kernel's trampoline so that one call runs every thread of the block: a dispatch
+// loop asks the runtime which region (barrier_regions.hpp) to run next and for which lanes of a
+// warp, and runs that region's own copy for each of them in turn. A value that a region uses
+// without computing it first moves to a stack slot, and every stack slot to the thread's slot of
+// a frame the runtime owns. A barrier becomes a post where it was and a take where its threads go
+// on; the runtime completes it, with every check it makes for fibers, and no context switch.
 #include <set>
 #include <string>
 

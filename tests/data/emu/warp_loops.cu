@@ -52,3 +52,10 @@ extern "C" __global__ void two_call_sites(float* out, const float* in) {
   }
   out[lane] = v;
 }
+
+// Asks which lanes are with it after a barrier: which lanes arrive together is a property of the
+// fiber schedule, so this kernel runs as fibers.
+extern "C" __global__ void asks_active_mask(unsigned* out) {
+  __syncwarp();
+  out[threadIdx.x] = __activemask();
+}
