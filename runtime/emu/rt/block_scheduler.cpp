@@ -319,8 +319,7 @@ void BlockScheduler::check_barrier_arrival(const char* barrier) {
           " but " + thread_name(static_cast<unsigned>(first_exited_)) + " has exited");
   if (const ShuffleRing& ring = rings_[me.abi.linear / 32]; me.shuffles < ring.top) {
     const ShuffleSlot& slot = ring.slots[me.shuffles % kShuffleRing];
-    fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " + barrier +
-          " while " + thread_name(slot.first) + " waits at " + intrinsic_text(slot.op, slot.mask));
+    fault_divergence(me.abi.linear, barrier, slot.first, intrinsic_text(slot.op, slot.mask));
   }
 }
 
@@ -389,8 +388,12 @@ void BlockScheduler::fault_names_exited(unsigned mask, const char* op, unsigned 
 
 void BlockScheduler::fault_other_intrinsic(unsigned other) {
   const Lane& me = *current_;
-  fault("barrier divergence in " + block_name() + ": " + thread_name(me.abi.linear) + " waits at " +
-        wait_description(me) + " while " + thread_name(other) + " waits at " + wait_description(lanes_[other]));
+  fault_divergence(me.abi.linear, wait_description(me), other, wait_description(lanes_[other]));
+}
+
+void BlockScheduler::fault_divergence(unsigned a, const std::string& at_a, unsigned b, const std::string& at_b) {
+  fault("barrier divergence in " + block_name() + ": " + thread_name(a) + " waits at " + at_a + " while " +
+        thread_name(b) + " waits at " + at_b);
 }
 
 const unsigned long long* BlockScheduler::warp_gather(unsigned mask, const char* op, unsigned long long value,
@@ -489,9 +492,7 @@ void BlockScheduler::check_shuffle_members(std::uint64_t k, unsigned mask, const
   });
   for_each_lane(block_waiters_[base / 32], [&](unsigned l) {
     if (lanes_[base + l].shuffles <= k)
-      fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at " +
-            wait_description(lanes_[base + l]) + " while " + thread_name(me.abi.linear) + " waits at " +
-            intrinsic_text(op, mask));
+      fault_divergence(base + l, wait_description(lanes_[base + l]), me.abi.linear, intrinsic_text(op, mask));
   });
 }
 
@@ -524,9 +525,7 @@ void BlockScheduler::open_shuffle(ShuffleRing& ring, std::uint64_t k, unsigned m
 
 void BlockScheduler::check_same_shuffle(const ShuffleSlot& slot, unsigned mask, const char* op) {
   if (slot.mask == mask && std::strcmp(slot.op, op) == 0) return;
-  fault("barrier divergence in " + block_name() + ": " + thread_name(current_->abi.linear) + " waits at " +
-        intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " +
-        intrinsic_text(slot.op, slot.mask));
+  fault_divergence(current_->abi.linear, intrinsic_text(op, mask), slot.first, intrinsic_text(slot.op, slot.mask));
 }
 
 // `lane` has deposited: the lanes that wait to read it go on.

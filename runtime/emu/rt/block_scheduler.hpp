@@ -85,6 +85,9 @@ class BlockScheduler {
   [[noreturn, gnu::cold, gnu::noinline]] void fault_mask_without_caller(unsigned mask, const char* op);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_names_exited(unsigned mask, const char* op, unsigned gone);
   [[noreturn, gnu::cold, gnu::noinline]] void fault_other_intrinsic(unsigned other);
+  // "barrier divergence in <block>: <thread a> waits at <at_a> while <thread b> waits at <at_b>".
+  [[noreturn, gnu::cold, gnu::noinline]] void fault_divergence(unsigned a, const std::string& at_a, unsigned b,
+                                                               const std::string& at_b);
 
   // A kernel compiled as warp loops (runtime/emu/warp_loops): its first call into the runtime
   // turns the block's only started thread into the one that runs every thread of the block, a

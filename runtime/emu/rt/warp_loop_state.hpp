@@ -13,9 +13,9 @@ namespace hone::emu {
 
 enum class LoopWait : std::uint8_t { ready, warp_barrier, block_barrier, exited };
 
-// A post only stores to its lane's line (the kernel between two posts may stream through far more
-// memory than the cache holds, so the line is often cold, and a load from it would wait); what a
-// post reads is in the per-warp words and the dense `posts` below.
+// What a post writes of a lane is on one cache line (the kernel between two posts may stream
+// through far more memory than the cache holds); its count of whole-warp shuffles is in the dense
+// `posts` below, which a warp's settling reads for all its lanes.
 struct alignas(64) LoopLane {
   GatheredValues* held = nullptr;  // what its last gather handed it, until its next post or exit
   unsigned at = 0;                 // the region it runs next (ready), or the barrier it posted at
@@ -60,7 +60,6 @@ struct WarpLoopState {
   std::unique_ptr<hone_emu_thread*[]> threads;     // ... each thread's record ...
   std::unique_ptr<unsigned long long[]> results;   // ... and each lane's last shuffle result
   std::unique_ptr<unsigned[]> posts;  // per thread: whole-warp shuffles posted (the k-th of every lane is the same one)
-  unsigned holding[32];               // per warp: lanes that hold what a gather handed them
   unsigned owner = 0;          // the thread whose stack the kernel runs on
 };
 

@@ -49,7 +49,6 @@ hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_t
     loop_.ready[w] = warp_lanes(w);
     loop_.region_of[w] = 0;
     loop_.at_shuffle[w] = 0;
-    loop_.holding[w] = 0;
     loop_.slots[w][0].k = loop_.slots[w][1].k = ~0u;
   }
   loop_.at_block = 0;
@@ -128,11 +127,8 @@ int BlockScheduler::loops_next() {
 
 // A lane's next call into the runtime ends its hold on what its last gather handed it.
 inline void BlockScheduler::release_loop_gather(unsigned linear) {
-  const unsigned bit = 1u << (linear % 32);
-  if (!(loop_.holding[linear / 32] & bit)) return;
-  loop_.holding[linear / 32] &= ~bit;
   LoopLane& x = loop_.lanes[linear];
-  --x.held->readers;
+  if (x.held) --x.held->readers;
   x.held = nullptr;
 }
 
@@ -343,7 +339,6 @@ void BlockScheduler::settle_loop_shuffles(unsigned warp) {
         g->values[m] = x.value;
         x.held = g;
         x.group = members;
-        loop_.holding[warp] |= 1u << m;
       }
     } else {
       for (unsigned rest = members; rest; rest &= rest - 1) {
@@ -387,24 +382,19 @@ void BlockScheduler::check_whole_warp_arrivals(unsigned warp, unsigned l) {
       fault_names_exited(me.mask, me.op, 1u << m);
     }
     if (loop_.lanes[base + m].wait == LoopWait::block_barrier)
-      fault("barrier divergence in " + block_name() + ": " + thread_name(base + m) + " waits at __syncthreads while " +
-            thread_name(base + l) + " waits at " + intrinsic_text(me.op, me.mask));
+      fault_divergence(base + m, "__syncthreads", base + l, intrinsic_text(me.op, me.mask));
   }
 }
 
 void BlockScheduler::fault_other_shuffle(const LoopSlot& slot, unsigned mask, const char* op) {
-  fault("barrier divergence in " + block_name() + ": " + thread_name(current_->abi.linear) + " waits at " +
-        intrinsic_text(op, mask) + " while " + thread_name(slot.first) + " waits at " +
-        intrinsic_text(slot.op, slot.mask));
+  fault_divergence(current_->abi.linear, intrinsic_text(op, mask), slot.first, intrinsic_text(slot.op, slot.mask));
 }
 
 // Lane l's group names lane m, which waits elsewhere (or with another mask or intrinsic).
 void BlockScheduler::fault_loop_group(unsigned warp, unsigned l, unsigned m) {
   publish_loop_waits();
-  const unsigned base = warp * 32;
-  fault("barrier divergence in " + block_name() + ": " + thread_name(base + l) + " waits at " +
-        wait_description(lanes_[base + l]) + " while " + thread_name(base + m) + " waits at " +
-        wait_description(lanes_[base + m]));
+  current_ = &lanes_[warp * 32 + l];
+  fault_other_intrinsic(warp * 32 + m);
 }
 
 // No lane is ready and some have not exited: the barriers they wait at can never complete.
