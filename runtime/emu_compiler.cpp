@@ -151,6 +151,10 @@ std::vector<std::string> compile_flags(const fs::path& include_dir, int arch, co
   // cache key, so a host without FMA never loads one built with it.
   if (__builtin_cpu_supports("fma")) flags.push_back("-mfma");
 #endif
+  // clang stores each header's time in a precompiled header and refuses it once a time changed (a
+  // fresh checkout); the prelude's folder is named by the headers' bytes, so times need no say.
+  if (compiler_identity(compiler.command).find("clang") != std::string::npos)
+    flags.insert(flags.end(), {"-Xclang", "-fno-pch-timestamp"});
   if (!compiler.warp_loops_plugin.empty()) {
     flags.push_back("-fpass-plugin=" + compiler.warp_loops_plugin.string());
     // clang would otherwise delete a loop without side effects as undefined behaviour: a kernel

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "emu_test_support.hpp"
+#include "support/scoped_env.hpp"
 
 using namespace hone;
 using namespace hone::emu_test;
@@ -212,4 +213,24 @@ TEST_CASE("emu compile: the prelude is precompiled once and reused by later comp
   REQUIRE(second.ok);
   CHECK_FALSE(second.cached);
   for (std::size_t i = 0; i < pchs.size(); ++i) CHECK(fs::last_write_time(pchs[i]) == stamps[i]);
+}
+
+TEST_CASE("emu compile: an emulation header touched but not changed leaves the precompiled prelude usable") {
+  // A fresh checkout (or a branch switched back) gives the headers new times and the same bytes:
+  // the prelude's folder is named by their bytes, and the compiler must not refuse its form.
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("hone-pch-touch-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "home" / "runtime" / "emu");
+  fs::copy(fs::path(HONE_SOURCE_DIR) / "runtime" / "emu" / "include", root / "home" / "runtime" / "emu" / "include",
+           fs::copy_options::recursive);
+  const test::ScopedEnv home("HONE_HOME", (root / "home").c_str());
+  const test::ScopedEnv cache("HONE_CACHE_DIR", (root / "cache").c_str());
+  const EmuBuild first = compile_for_emu({fresh_source(kAddOne), "add_one", {"float*", "int"}, 900});
+  REQUIRE_MESSAGE(first.ok, first.log);
+  const fs::path header = root / "home" / "runtime" / "emu" / "include" / "cuda_fp16.h";
+  fs::last_write_time(header, fs::last_write_time(header) + std::chrono::hours(1));
+  const EmuBuild second = compile_for_emu({fresh_source(kAddOne), "add_one", {"float*", "int"}, 900});
+  CHECK_MESSAGE(second.ok, second.log);
+  fs::remove_all(root);
 }
