@@ -99,6 +99,8 @@ unsigned start_emu_threads() { return emu::start_block_threads(); }
 
 std::uint64_t emu_fiber_switches() { return emu::fiber_switch_count(); }
 
+std::uint64_t emu_shuffle_records() { return emu::shuffle_record_count(); }
+
 std::size_t emu_fiber_stack_bytes() { return emu::StackPool::stack_bytes(); }
 
 }  // namespace hone

@@ -36,6 +36,10 @@ unsigned start_emu_threads();
 /// Fiber switches (resumptions of emulated CUDA threads) in this process so far, over all launches.
 std::uint64_t emu_fiber_switches();
 
+/// Posts at shuffles of the constant whole warp that kernels run as warp loops wrote themselves
+/// (a store, not a call into the runtime), in this process so far: in plain order, every one.
+std::uint64_t emu_shuffle_records();
+
 /// Bytes of stack each emulated CUDA thread (a fiber) gets: $HONE_EMU_STACK_KB KiB, else 256 KiB.
 std::size_t emu_fiber_stack_bytes();
 

@@ -61,6 +61,41 @@ TEST_CASE("warp loops (emu): shuffles, a counting __syncthreads and a run-time i
   }
 }
 
+TEST_CASE("warp loops (emu): in plain order a whole-warp shuffle's post is a store, in a seeded order a call, alike in results") {
+  const EmuModule on_fibers = [] {
+    const test::ScopedEnv fibers{"HONE_EMU_WARP_LOOPS", "0"};
+    return build("warp_loops.cu", "uniform_barriers", {"float*", "const float*", "int"});
+  }();
+  const WarpLoopsOn loops;
+  const EmuModule m = build("warp_loops.cu", "uniform_barriers", {"float*", "const float*", "int"});
+  constexpr int kShuffles = 5;  // uniform_barriers' butterfly
+  const int blocks = 3;
+  for (const int threads : {32, 48, 256}) {  // 48: a last warp of 16 lanes, whose butterfly reads lanes that do not exist
+    CAPTURE(threads);
+    std::vector<float> in(static_cast<std::size_t>(blocks * threads));
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(static_cast<int>(i % 11) - 5);
+    const float* x = in.data();
+    int pick = 1;
+    auto run = [&](const EmuModule& module, std::uint64_t seed) {
+      std::vector<float> out(in.size(), -1.0f);
+      float* o = out.data();
+      auto a = args(o, x, pick);
+      module.launch(dims({blocks, 1, 1}, {threads, 1, 1}), a.data(), seed);
+      return out;
+    };
+    const std::vector<float> expected = run(on_fibers, 0);
+    if (threads % 32 == 0)
+      for (int t = 0; t < blocks * threads; ++t)
+        REQUIRE(expected[static_cast<std::size_t>(t)] == uniform_expected(in, t / threads, threads, t % threads, pick));
+    for (const std::uint64_t seed : {0ull, 9ull}) {
+      CAPTURE(seed);
+      const std::uint64_t before = emu_shuffle_records();
+      CHECK(run(m, seed) == expected);
+      CHECK(emu_shuffle_records() - before == (seed == 0 ? static_cast<std::uint64_t>(blocks * threads * kShuffles) : 0u));
+    }
+  }
+}
+
 TEST_CASE("warp loops (emu): __syncthreads in a loop, with threads that branch around their work, runs as loops") {
   const WarpLoopsOn loops;
   const EmuModule m = build("block_reduce.cu", "block_sum", {"float*", "const float*", "int"});

@@ -23,6 +23,7 @@ namespace {
 struct ForcedUnwind {};
 
 std::atomic<std::uint64_t> switches_total{0};  // added once per block, not per switch
+std::atomic<std::uint64_t> shuffle_records_total{0};  // likewise
 
 std::string hex_mask(unsigned mask) {
   char buf[16];
@@ -154,6 +155,8 @@ std::string intrinsic_text(const char* op, unsigned mask) { return std::string(o
 
 std::uint64_t fiber_switch_count() { return switches_total.load(std::memory_order_relaxed); }
 
+std::uint64_t shuffle_record_count() { return shuffle_records_total.load(std::memory_order_relaxed); }
+
 void BlockScheduler::poison_static_shared() {
   const StaticSharedLayout& s = task_.static_shared;
   if (!s.touch || s.bytes == 0) return;
@@ -255,6 +258,8 @@ std::string BlockScheduler::end() {
   destroy_fibers();
   switches_total.fetch_add(switches_, std::memory_order_relaxed);
   switches_ = 0;
+  shuffle_records_total.fetch_add(shuffle_records_, std::memory_order_relaxed);
+  shuffle_records_ = 0;
   current_ = nullptr;
   hone_emu_self = nullptr;
   running_ = nullptr;

@@ -216,6 +216,7 @@ class BlockScheduler {
   unsigned queue_head_ = 0;
   unsigned queued_ = 0;
   std::uint64_t switches_ = 0;      // fiber resumptions in this block, for fiber_switch_count()
+  std::uint64_t shuffle_records_ = 0;  // shuffle posts the kernel wrote itself, for shuffle_record_count()
   void* main_sp_ = nullptr;         // run()'s stack pointer while a kernel thread runs
   bool unwinding_ = false;          // destroy_fibers() is tearing the suspended threads down
   std::size_t stack_bytes_ = StackPool::stack_bytes();
@@ -257,6 +258,8 @@ class BlockScheduler {
 
   // Warp loops (loops_begin, warp_loops.cpp; the state in warp_loop_state.hpp).
   void settle_loop_warp(unsigned warp);
+  void take_shuffle_records(unsigned warp);
+  bool settle_shuffle_records_in_step(unsigned warp);
   bool settle_loop_warp_in_step(unsigned warp);
   void settle_loop_shuffles(unsigned warp);
   void settle_loop_block_barrier();

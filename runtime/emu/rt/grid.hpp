@@ -50,6 +50,10 @@ std::string run_grid(void (*kernel)(void**), void** args, const GridShape& shape
 /// Fiber switches (resumptions of an emulated thread) since the process started, over all blocks.
 std::uint64_t fiber_switch_count();
 
+/// Posts at whole-warp shuffles that kernels compiled as warp loops wrote into their records
+/// themselves instead of calling the runtime, since the process started.
+std::uint64_t shuffle_record_count();
+
 /// The OS threads that run blocks, started now if they were not yet (a sandbox starts them
 /// before it forbids what starting them needs).
 unsigned start_block_threads();

@@ -60,6 +60,9 @@ struct WarpLoopState {
   std::unique_ptr<hone_emu_thread*[]> threads;     // ... each thread's record ...
   std::unique_ptr<unsigned long long[]> results;   // ... and each lane's last shuffle result
   std::unique_ptr<unsigned[]> posts;  // per thread: whole-warp shuffles posted (the k-th of every lane is the same one)
+  // per thread: where the kernel writes a post at a shuffle of the constant whole warp itself, in
+  // plain order (hone_emu_wl_shuffle_record)
+  std::unique_ptr<hone_emu_wl_shuffle_record[]> shuffle_records;
   unsigned owner = 0;          // the thread whose stack the kernel runs on
 };
 

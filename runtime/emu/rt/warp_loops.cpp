@@ -35,6 +35,7 @@ hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_t
     loop_.threads.reset(new hone_emu_thread*[kMaxThreads]);
     loop_.results.reset(new unsigned long long[kMaxThreads]);
     loop_.posts.reset(new unsigned[kMaxThreads]);
+    loop_.shuffle_records.reset(new hone_emu_wl_shuffle_record[kMaxThreads]);
   }
   for (unsigned linear = 0; linear < threads_; ++linear) {  // the rest is written before it is read
     LoopLane& x = loop_.lanes[linear];
@@ -42,9 +43,12 @@ hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_t
     x.at = loop_.posts[linear] = 0;
     x.wait = LoopWait::ready;
     loop_.threads[linear] = &lanes_[linear].abi;
+    loop_.shuffle_records[linear].barrier = ~0u;
   }
   loop_.block.threads = loop_.threads.get();
   loop_.block.results = loop_.results.get();
+  // A seeded order runs lanes alone and in part, where a shuffle's post is its own: every post calls.
+  loop_.block.shuffles = order_state_ ? nullptr : loop_.shuffle_records.get();
   for (unsigned w = 0; w < warps_; ++w) {
     loop_.ready[w] = warp_lanes(w);
     loop_.region_of[w] = 0;
@@ -231,8 +235,68 @@ void BlockScheduler::loops_exit() {
 
 // A group of `warp` has run its region: complete what its lanes' posts complete.
 void BlockScheduler::settle_loop_warp(unsigned warp) {
+  if (loop_.block.shuffles) take_shuffle_records(warp);
   if (loop_.at_shuffle[warp] && !settle_loop_warp_in_step(warp)) settle_loop_shuffles(warp);
   if (loop_.at_block == threads_) settle_loop_block_barrier();
+}
+
+// The posts the group's lanes wrote into their shuffle records: settled at once in the common case,
+// else made now, in the group's order, as each lane's call would have made them.
+void BlockScheduler::take_shuffle_records(unsigned warp) {
+  const unsigned base = warp * 32;
+  hone_emu_wl_shuffle_record* const records = &loop_.shuffle_records[base];
+  unsigned recorded = 0;
+  for (unsigned i = 0; i < loop_.block.group_size; ++i) {
+    const unsigned l = loop_.block.group[i];
+    if (records[l].barrier != ~0u) recorded |= 1u << l;
+  }
+  if (!recorded) return;
+  shuffle_records_ += static_cast<unsigned>(__builtin_popcount(recorded));
+  if (recorded == warp_lanes(warp) && settle_shuffle_records_in_step(warp)) return;
+  for (unsigned i = 0; i < loop_.block.group_size; ++i) {
+    const unsigned l = loop_.block.group[i];
+    hone_emu_wl_shuffle_record& r = records[l];
+    if (r.barrier == ~0u) continue;
+    hone_emu_self = loop_.threads[base + l];  // the post's checks name the lane
+    post_at_warp_barrier(r.barrier, ~0u, r.op, r.value, false).src = r.src;
+    r.barrier = ~0u;
+  }
+}
+
+// Every lane of the warp wrote its record at its k-th whole-warp shuffle, one intrinsic, nothing
+// else pending in the warp: each lane takes its result and goes on, and the warp's state is what
+// the posts and settling one by one would have left. False (and nothing done) otherwise.
+bool BlockScheduler::settle_shuffle_records_in_step(unsigned warp) {
+  const unsigned live = warp_lanes(warp), base = warp * 32;
+  if (loop_.at_shuffle[warp] || exited_lanes_[warp]) return false;
+  hone_emu_wl_shuffle_record* const records = &loop_.shuffle_records[base];
+  LoopLane* const lanes = &loop_.lanes[base];
+  unsigned* const posts = &loop_.posts[base];
+  const unsigned k = posts[0];
+  const char* const op = records[0].op;
+  LoopSlot& slot = loop_.slots[warp][k & 1];
+  if (slot.k == k) return false;
+  for (unsigned l = 0; l < 32 && ((live >> l) & 1u); ++l)
+    if (posts[l] != k || (records[l].op != op && std::strcmp(records[l].op, op) != 0)) return false;
+  const unsigned region = records[0].barrier + 1;
+  bool same_region = true;
+  for (unsigned l = 0; l < 32 && ((live >> l) & 1u); ++l) {
+    LoopLane& x = lanes[l];
+    hone_emu_wl_shuffle_record& r = records[l];
+    if (x.held) release_loop_gather(base + l);
+    const unsigned from = static_cast<unsigned>(r.src);
+    loop_.results[base + l] = from < 32 && ((live >> from) & 1u) ? records[from].value : r.value;
+    x.vals[k & 1] = r.value;
+    posts[l] = k + 1;
+    x.wait = LoopWait::ready;
+    x.at = r.barrier + 1;
+    same_region &= x.at == region;
+    r.barrier = ~0u;
+  }
+  slot = {k, static_cast<unsigned>(__builtin_popcount(live)), ~0u, op, base + loop_.block.group[0]};
+  loop_.ready[warp] = live;
+  loop_.region_of[warp] = same_region ? region : ~0u;
+  return true;
 }
 
 // The common case at once: every lane of the warp has posted its k-th whole-warp shuffle and no

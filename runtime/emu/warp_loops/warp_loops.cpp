@@ -12,6 +12,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -28,7 +29,10 @@ struct WarpLoopRuntime {
 };
 
 // The offsets in hone_emu_loop_block (hone_emu/abi.h) of what the loops read from it.
-constexpr unsigned kFrameAt = 0, kThreadsAt = 8, kResultsAt = 16, kWarpAt = 24, kGroupSizeAt = 28, kGroupAt = 32;
+constexpr unsigned kFrameAt = 0, kThreadsAt = 8, kResultsAt = 16, kWarpAt = 24, kGroupSizeAt = 28, kGroupAt = 32,
+                   kShufflesAt = 160;
+// hone_emu_wl_shuffle_record: its size and its fields' offsets.
+constexpr unsigned kRecordBytes = 24, kRecordValueAt = 0, kRecordOpAt = 8, kRecordBarrierAt = 16, kRecordSrcAt = 20;
 
 // The barrier calls' types, by BarrierKind (nullptr: the kernel has none of that kind).
 using BarrierTypes = std::array<FunctionType*, 3>;
@@ -177,6 +181,7 @@ struct BlockRecord {
   Value* frame;
   Value* threads;
   Value* results;
+  Value* shuffles;  // the lanes' shuffle records, or null
   Value* self_slot;
 };
 
@@ -193,6 +198,7 @@ BlockRecord open_block_record(IRBuilder<>& b, const WarpLoopRuntime& rt, std::ui
   r.frame = load_field(b, r.block, kFrameAt, bytes, "wl.frame");
   r.threads = load_field(b, r.block, kThreadsAt, bytes->getPointerTo(), "wl.threads");
   r.results = load_field(b, r.block, kResultsAt, b.getInt64Ty()->getPointerTo(), "wl.results");
+  r.shuffles = load_field(b, r.block, kShufflesAt, bytes, "wl.shuffles");
   GlobalVariable* self = m.getNamedGlobal("hone_emu_self");
   if (!self)
     self = new GlobalVariable(m, bytes, false, GlobalValue::ExternalLinkage, nullptr, "hone_emu_self", nullptr,
@@ -229,6 +235,42 @@ LaneLoop lane_loop(Function& f, const BlockRecord& r, BasicBlock* dispatch, Valu
   i->addIncoming(next, loop.latch);
   l.CreateCondBr(l.CreateICmpULT(next, lanes), loop.head, dispatch);
   return loop;
+}
+
+bool whole_warp_constant(const Value* mask) {
+  const auto* c = dyn_cast<ConstantInt>(mask);
+  return c && c->getZExtValue() == 0xffffffffu;
+}
+
+// A post at a shuffle whose mask is the constant whole warp writes the lane's record instead of
+// calling the runtime, where the block record offers the records (hone_emu_wl_shuffle_record).
+// Adds the blocks it makes to `copies`.
+void record_whole_warp_shuffles(SmallVector<BasicBlock*, 16>& copies, const LaneLoop& loop, const BlockRecord& r) {
+  Function* post = copies.front()->getModule()->getFunction("hone_emu_wl_shuffle_post");
+  if (!post) return;
+  std::vector<CallInst*> posts;
+  for (BasicBlock* copy : copies)
+    for (Instruction& inst : *copy)
+      if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() == post && whole_warp_constant(call->getArgOperand(1)))
+        posts.push_back(call);
+  for (CallInst* call : posts) {
+    IRBuilder<> b(call);
+    Value* offered = b.CreateIsNotNull(r.shuffles);
+    Instruction *write = nullptr, *call_instead = nullptr;
+    SplitBlockAndInsertIfThenElse(offered, call, &write, &call_instead);
+    BasicBlock* rest = call->getParent();
+    call->moveBefore(call_instead);
+    copies.append({write->getParent(), call_instead->getParent(), rest});
+    IRBuilder<> w(write);
+    Value* record = w.CreateGEP(w.getInt8Ty(), r.shuffles, w.CreateMul(loop.linear, w.getInt64(kRecordBytes)));
+    auto field = [&](unsigned at, Value* v) {
+      w.CreateStore(v, w.CreatePointerCast(w.CreateConstGEP1_64(w.getInt8Ty(), record, at), v->getType()->getPointerTo()));
+    };
+    field(kRecordValueAt, call->getArgOperand(3));
+    field(kRecordOpAt, call->getArgOperand(2));
+    field(kRecordBarrierAt, call->getArgOperand(0));
+    field(kRecordSrcAt, call->getArgOperand(4));
+  }
 }
 
 // Region k's own copy of its blocks, entered from the loop's head: edges from outside the region
@@ -271,6 +313,7 @@ SmallVector<BasicBlock*, 16> copy_region(Function& f, const BarrierRegions& regi
       copy->getTerminator()->eraseFromParent();
       BranchInst::Create(loop.latch, copy);
     }
+  record_whole_warp_shuffles(copies, loop, r);
   return copies;
 }
 

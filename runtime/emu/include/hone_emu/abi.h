@@ -56,6 +56,16 @@ long long hone_emu_clock64(void);
 // makes each the running thread in turn (hone_emu_self = threads[linear]). A lane ends its region
 // by posting at a barrier (numbered in the kernel) or by exiting; after the barrier completes, the
 // region that follows it takes the result (a whole-warp shuffle's from `results`).
+// A lane's post at a shuffle whose mask is the constant whole warp, written by the kernel itself
+// where the block record offers a place (`shuffles`, in plain order): a store instead of a call,
+// the commonest post of all. The runtime takes the group's records at its next call, as if each
+// lane had called hone_emu_wl_shuffle_post, and marks them taken.
+struct hone_emu_wl_shuffle_record {
+  unsigned long long value;
+  const char* op;
+  unsigned int barrier;  // ~0u: taken (nothing posted here since)
+  int src;
+};
 struct hone_emu_loop_block {
   unsigned char* frame;
   hone_emu_thread* const* threads;     // by linear id
@@ -63,6 +73,7 @@ struct hone_emu_loop_block {
   unsigned int warp;                   // the warp of the group to run
   unsigned int group_size;
   unsigned int group[32];              // its lanes, in the order they run
+  struct hone_emu_wl_shuffle_record* shuffles;  // by linear id; null: every post calls the runtime
 };
 struct hone_emu_loop_block* hone_emu_wl_begin(unsigned long long frame_bytes_per_thread);
 int hone_emu_wl_next(void);
