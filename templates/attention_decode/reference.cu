@@ -1,8 +1,10 @@
 #include <cuda_bf16.h>
 
-// One thread per (sequence, q head), in double: a first pass over the sequence's tokens finds the
-// largest score, a second sums exp(score - max) and the weighted values; each token is looked up
-// through the block table. Rows of length 0 give zeros. The workspace is not needed.
+// One thread per (sequence, q head), in double: one pass over the sequence's tokens keeps the
+// largest score so far, the sum of exp(score - largest) and the weighted values, rescaling both
+// when a larger score comes (in double the rescaling costs nothing a bf16 output can show); each
+// token is looked up through the block table. Rows of length 0 give zeros. The workspace is not
+// needed.
 extern "C" __global__ void attention_decode_reference(__nv_bfloat16* out, const __nv_bfloat16* q, const __nv_bfloat16* k_cache,
                                                       const __nv_bfloat16* v_cache, const int* block_table, const int* seq_lens,
                                                       float* workspace, int batch, int HQ, int HKV, int D, int PAGE, int MAXP,
@@ -17,24 +19,23 @@ extern "C" __global__ void attention_decode_reference(__nv_bfloat16* out, const 
   }
   const __nv_bfloat16* qh = q + static_cast<long long>(b) * q_stride + static_cast<long long>(h) * D;
   const int kvh = h / (HQ / HKV);
-  auto token = [&](int i) {
-    const long long page = block_table[static_cast<long long>(b) * MAXP + i / PAGE];
-    return page * page_stride + static_cast<long long>(i % PAGE) * HKV * D + static_cast<long long>(kvh) * D;
-  };
-  auto score = [&](int i) {
-    const long long at = token(i);
-    double s = 0.0;
-    for (int d = 0; d < D; ++d) s += static_cast<double>(__bfloat162float(qh[d])) * __bfloat162float(k_cache[at + d]);
-    return s * scale;
-  };
-
-  double top = len > 0 ? score(0) : 0.0;
-  for (int i = 1; i < len; ++i) top = fmax(top, score(i));
-  double sum = 0.0, acc[kMaxD] = {};
+  double qd[kMaxD], acc[kMaxD] = {};
+  for (int d = 0; d < D; ++d) qd[d] = __bfloat162float(qh[d]);
+  double top = 0.0, sum = 0.0;
   for (int i = 0; i < len; ++i) {
-    const double p = exp(score(i) - top);
+    const long long page = block_table[static_cast<long long>(b) * MAXP + i / PAGE];
+    const long long at = page * page_stride + static_cast<long long>(i % PAGE) * HKV * D + static_cast<long long>(kvh) * D;
+    double s = 0.0;
+    for (int d = 0; d < D; ++d) s += qd[d] * __bfloat162float(k_cache[at + d]);
+    s *= scale;
+    if (i == 0 || s > top) {
+      const double c = i == 0 ? 0.0 : exp(top - s);
+      sum *= c;
+      for (int d = 0; d < D; ++d) acc[d] *= c;
+      top = s;
+    }
+    const double p = exp(s - top);
     sum += p;
-    const long long at = token(i);
     for (int d = 0; d < D; ++d) acc[d] += p * __bfloat162float(v_cache[at + d]);
   }
   for (int d = 0; d < D; ++d) out[o + d] = __float2bfloat16(len > 0 ? static_cast<float>(acc[d] / sum) : 0.f);

@@ -17,6 +17,7 @@
 // group at different barriers, and barriers that can never complete fault with the fiber
 // scheduler's messages.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -81,11 +82,27 @@ int BlockScheduler::loops_next() {
   if (loop_.block.group_size) settle_loop_warp(loop_.block.warp);
   loop_.block.group_size = 0;
   for (unsigned n = 0; n < warps_; ++n) {
-    const unsigned k = order_state_ ? n : (loop_.cursor + n) % warps_;
+    unsigned k = order_state_ ? n : loop_.cursor + n;  // no division: this runs at every shuffle
+    if (k >= warps_) k -= warps_;
     const unsigned w = order_state_ ? warp_order_[k] : k;
     const unsigned ready = loop_.ready[w];
     if (!ready) continue;
     unsigned region = loop_.region_of[w];
+    if (!order_state_ && region != ~0u && ready == warp_lanes(w)) {  // the commonest turn: the whole warp, in lane order
+      static constexpr auto in_order = [] {
+        std::array<unsigned, 32> lanes{};
+        for (unsigned l = 0; l < 32; ++l) lanes[l] = l;
+        return lanes;
+      }();
+      const unsigned count = threads_ - w * 32 < 32 ? threads_ - w * 32 : 32;
+      std::memcpy(loop_.block.group, in_order.data(), count * sizeof(unsigned));
+      loop_.block.group_size = count;
+      loop_.cursor = k + 1 == warps_ ? 0 : k + 1;
+      loop_.ready[w] = 0;
+      loop_.region_of[w] = 0;
+      loop_.block.warp = w;
+      return static_cast<int>(region);
+    }
     if (order_state_ || region == ~0u) {
       unsigned pick = ready;
       if (order_state_)
@@ -118,7 +135,7 @@ int BlockScheduler::loops_next() {
         loop_.block.group_size = kept;
       }
     } else {
-      loop_.cursor = (k + 1) % warps_;  // the next warp goes next: warps in step, as a FIFO of threads
+      loop_.cursor = k + 1 == warps_ ? 0 : k + 1;  // the next warp goes next: warps in step, as a FIFO of threads
     }
     loop_.ready[w] &= ~taken;
     loop_.region_of[w] = loop_.ready[w] ? ~0u : 0;
