@@ -38,11 +38,46 @@ __device__ __forceinline__ void softmax_merge(float& m, float& l, float* a, floa
   m = top;
 }
 
+// Sums each of N values over the aligned group of 2 O lanes that hold parts of them (xor offsets
+// O, O/2, .., 1) and leaves every sum in every lane of the group. While N is even, each exchange
+// halves what a lane holds (a reduce-scatter) and the same exchanges in reverse hand the halves
+// back (an all-gather): 2 (N - 1) + log2(2 O / N) shuffles for N a power of two up to 2 O, against
+// N log2(2 O) for a butterfly per value. Each sum is made once and handed on (in a butterfly, by
+// both lanes of a pair alike), so every lane of the group ends with the same bits.
+template <int N, int O>
+__device__ __forceinline__ void sum_over_lanes(float (&v)[N]) {
+  if constexpr (O > 0) {
+    if constexpr (N % 2 == 1) {
+#pragma unroll
+      for (int o = O; o > 0; o >>= 1)
+#pragma unroll
+        for (int j = 0; j < N; ++j) v[j] += __shfl_xor_sync(0xffffffffu, v[j], o);
+    } else {
+      constexpr int H = N / 2;
+      const bool upper = threadIdx.x & O;  // keeps the upper half, hands over the lower
+      float h[H];
+#pragma unroll
+      for (int j = 0; j < H; ++j) {
+        const float mine = upper ? v[j + H] : v[j], theirs = __shfl_xor_sync(0xffffffffu, upper ? v[j] : v[j + H], O);
+        h[j] = upper ? theirs + mine : mine + theirs;  // lower half first on both sides
+      }
+      sum_over_lanes<H, O / 2>(h);
+#pragma unroll
+      for (int j = 0; j < H; ++j) {
+        const float other = __shfl_xor_sync(0xffffffffu, h[j], O);
+        v[j] = upper ? other : h[j];
+        v[j + H] = upper ? h[j] : other;
+      }
+    }
+  }
+}
+
 // The tokens [begin, end) of one sequence seen by one warp (its `warp` of `warps`), the tokens of
 // each step spread over the warp: L = D / VEC lanes hold one token's K (and V) row, VEC dims each,
 // so a step covers 32 / L tokens, U steps of loads issued before any math (U * 2 loads in flight).
-// q is the lane's VEC dims of each of the G heads, already times the scale. Page lookups go through
-// the sequence's row of the block table; offsets are 64-bit (a pool passes 2^31 elements).
+// q is the lane's VEC dims of each of the G heads, already times the scale. The U * G scores of a
+// step are summed over their L lanes together (sum_over_lanes). Page lookups go through the
+// sequence's row of the block table; offsets are 64-bit (a pool passes 2^31 elements).
 template <int G, int D, int VEC, int U, int PAGE, int HKV>
 __device__ __forceinline__ void attend_tokens(SoftmaxState<G, VEC>& st, const float (&qv)[G][VEC], const __nv_bfloat16* k_cache,
                                               const __nv_bfloat16* v_cache, const int* table_row, int kvh, long long page_stride,
@@ -60,23 +95,25 @@ __device__ __forceinline__ void attend_tokens(SoftmaxState<G, VEC>& st, const fl
       kp[u] = *reinterpret_cast<const Bf16Pack<VEC>*>(k_cache + at);
       vp[u] = *reinterpret_cast<const Bf16Pack<VEC>*>(v_cache + at);
     }
+    float s[U * G];
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       const bool valid = base + u * T + sub < end;
-      float s[G];
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        s[g] = 0.f;
+        s[u * G + g] = 0.f;
 #pragma unroll
-        for (int j = 0; j < VEC; ++j) s[g] = valid ? fmaf(qv[g][j], __bfloat162float(kp[u].v[j]), s[g]) : 0.f;
-#pragma unroll
-        for (int offset = L / 2; offset > 0; offset >>= 1) s[g] += __shfl_xor_sync(0xffffffffu, s[g], offset);
+        for (int j = 0; j < VEC; ++j) s[u * G + g] = valid ? fmaf(qv[g][j], __bfloat162float(kp[u].v[j]), s[u * G + g]) : 0.f;
       }
-      if (!valid) continue;
+    }
+    sum_over_lanes<U * G, L / 2>(s);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      if (base + u * T + sub >= end) continue;
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        const float top = fmaxf(st.m[g], s[g]);
-        const float c = softmax_rescale(st.m[g], top), p = __expf(s[g] - top);
+        const float top = fmaxf(st.m[g], s[u * G + g]);
+        const float c = softmax_rescale(st.m[g], top), p = __expf(s[u * G + g] - top);
         st.l[g] = st.l[g] * c + p;
 #pragma unroll
         for (int j = 0; j < VEC; ++j) st.acc[g][j] = fmaf(p, __bfloat162float(vp[u].v[j]), st.acc[g][j] * c);
