@@ -18,6 +18,7 @@
 // scheduler's messages.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -25,6 +26,15 @@
 #include "hone_emu/abi.h"
 
 namespace hone::emu {
+
+// The plugin (runtime/emu/warp_loops/warp_loops.cpp) reads and writes these at fixed offsets.
+static_assert(offsetof(hone_emu_loop_block, frame) == 0 && offsetof(hone_emu_loop_block, threads) == 8 &&
+              offsetof(hone_emu_loop_block, results) == 16 && offsetof(hone_emu_loop_block, warp) == 24 &&
+              offsetof(hone_emu_loop_block, group_size) == 28 && offsetof(hone_emu_loop_block, group) == 32 &&
+              offsetof(hone_emu_loop_block, shuffles) == 160);
+static_assert(sizeof(hone_emu_wl_shuffle_record) == 24 && offsetof(hone_emu_wl_shuffle_record, value) == 0 &&
+              offsetof(hone_emu_wl_shuffle_record, op) == 8 && offsetof(hone_emu_wl_shuffle_record, barrier) == 16 &&
+              offsetof(hone_emu_wl_shuffle_record, src) == 20);
 
 hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_thread) {
   loop_.on = true;

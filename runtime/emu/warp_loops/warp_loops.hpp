@@ -4,7 +4,9 @@
 // warp, and runs that region's own copy for each of them in turn. A value that a region uses
 // without computing it first moves to a stack slot, and every stack slot to the thread's slot of
 // a frame the runtime owns. A barrier becomes a post where it was and a take where its threads go
-// on; the runtime completes it, with every check it makes for fibers, and no context switch.
+// on (a post at a shuffle of the constant whole warp: a store into the lane's record, where the
+// runtime offers records); the runtime completes it, with every check it makes for fibers, and no
+// context switch.
 #include <set>
 #include <string>
 
