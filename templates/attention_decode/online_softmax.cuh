@@ -59,7 +59,7 @@ __device__ __forceinline__ void sum_over_lanes(float (&v)[N]) {
 #pragma unroll
       for (int j = 0; j < H; ++j) {
         const float mine = upper ? v[j + H] : v[j], theirs = __shfl_xor_sync(0xffffffffu, upper ? v[j] : v[j + H], O);
-        h[j] = upper ? theirs + mine : mine + theirs;  // lower half first on both sides
+        h[j] = upper ? theirs + mine : mine + theirs;  // the lower lane's part first, in either lane
       }
       sum_over_lanes<H, O / 2>(h);
 #pragma unroll
