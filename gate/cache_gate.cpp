@@ -81,6 +81,7 @@ EntryTask entry_task(const kc::CacheEntry& e, const std::string& device_kind, co
   t.options.scalars = e.scalars;
   t.options.timing = o.timing;
   t.options.timeout_s = o.timeout_s;
+  if (e.origin == "reference") t.options.limits = baseline_limits();  // as the job held it
   return t;
 }
 

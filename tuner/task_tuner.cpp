@@ -92,9 +92,7 @@ class TaskTuner {
       build_kernels(op_, jobs, ctx_.arch, ctx_.device.kind, ctx_.compile_threads, db_);
       t.kernel.build = std::move(jobs.front().build);
       if (t.origin == "reference") ref_ = t.kernel;  // what every request checks against
-      StaticLimits limits;  // a baseline only has to run, however slowly
-      limits.max_spill_bytes = limits.max_stack_bytes = 1 << 30;
-      Verdict v = static_verdict(op_, t.kernel.candidate, t.kernel.build, t_.shape, limits);
+      Verdict v = static_verdict(op_, t.kernel.candidate, t.kernel.build, t_.shape, baseline_limits());
       if (v.pass && ctx_.worker) {
         v = ctx_.worker->evaluate(request(t.kernel, false));
         ResultRecord result = result_record(ctx_.task_id, t.kernel.candidate_id, ctx_.device.id(), v);

@@ -18,6 +18,15 @@ struct StaticLimits {
   int registers_per_sm_block = 65536;
 };
 
+/// What a baseline (the op's reference) is held to: it only has to run, however slowly, so its
+/// spills and stack are not limited. A job checks it so, and a gate checks an exported reference
+/// (a task no candidate beat) the same way.
+inline StaticLimits baseline_limits() {
+  StaticLimits limits;
+  limits.max_spill_bytes = limits.max_stack_bytes = 1 << 30;
+  return limits;
+}
+
 /// Source appended for the NVRTC compile only: a static_assert that `entry` has exactly the
 /// op's parameter types, so a kernel with a different signature fails to compile with a message
 /// that says so.

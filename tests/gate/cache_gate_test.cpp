@@ -282,3 +282,18 @@ TEST_CASE("gate: an entry whose evaluation would not fit in this machine's memor
   REQUIRE(lines.size() >= 2);
   CHECK_MESSAGE(lines[1].find("for 1 tasks, 1 kernels") != std::string::npos, lines[1]);
 }
+
+TEST_CASE("gate: a task whose entry is its reference is checked as the job checked it: a baseline's stack is not limited") {
+  // At these tiny shapes no template beats attention's reference on emu, so it is exported; it
+  // keeps a double accumulator per head dim on its stack (kilobytes), over a candidate's limit.
+  test::JobCache job("gate-reference", std::string(HONE_TEST_DATA_DIR) + "/shapes/attention_small.json");
+  const auto m = read_json_file(job.manifest());
+  int references = 0;
+  for (const auto& e : m["entries"]) references += e.value("origin", "") == "reference";
+  REQUIRE(references >= 1);
+  GateOptions o;
+  o.cache = job.cache;
+  o.device = "emu";
+  const GateReport report = run_gate(o);
+  CHECK_MESSAGE(report.pass(), gate_markdown(report));
+}
