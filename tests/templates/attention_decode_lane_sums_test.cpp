@@ -4,6 +4,7 @@
 // Qwen3's 4, Qwen2.5's 7, Qwen3-Next's 8, times 1 to 4 tokens a step, over 4 to 32 lanes. Small
 // integers, so every float sum is exact; in plain order and in a seeded one.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <string>
 #include <vector>
@@ -28,11 +29,14 @@ TEST_CASE("attention_decode: sum_over_lanes leaves each value's group sum in eve
   for (const Case c : {Case{1, 16}, Case{3, 4}, Case{4, 16}, Case{7, 8}, Case{14, 4}, Case{8, 16}, Case{32, 4}, Case{16, 1}}) {
     CAPTURE(c.n);
     CAPTURE(c.o);
-    const std::string source = split_kv->source.text + "\nextern \"C\" __global__ void lane_sums(float* out, const float* in) {\n" +
-                               "  float v[" + std::to_string(c.n) + "];\n" +
-                               "  for (int j = 0; j < " + std::to_string(c.n) + "; ++j) v[j] = in[threadIdx.x * " + std::to_string(c.n) + " + j];\n" +
-                               "  sum_over_lanes<" + std::to_string(c.n) + ", " + std::to_string(c.o) + ">(v);\n" +
-                               "  for (int j = 0; j < " + std::to_string(c.n) + "; ++j) out[threadIdx.x * " + std::to_string(c.n) + " + j] = v[j];\n}\n";
+    const std::string source = split_kv->source.text + fmt::format(R"(
+extern "C" __global__ void lane_sums(float* out, const float* in) {{
+  float v[{0}];
+  for (int j = 0; j < {0}; ++j) v[j] = in[threadIdx.x * {0} + j];
+  sum_over_lanes<{0}, {1}>(v);
+  for (int j = 0; j < {0}; ++j) out[threadIdx.x * {0} + j] = v[j];
+}}
+)", c.n, c.o);
     auto kernel = device->load(test::emu_image(source, "lane_sums", {"float*", "const float*"}));
     const std::size_t count = 32u * static_cast<std::size_t>(c.n);
     std::vector<float> in(count);

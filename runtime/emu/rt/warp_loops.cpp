@@ -36,6 +36,16 @@ static_assert(sizeof(hone_emu_wl_shuffle_record) == 24 && offsetof(hone_emu_wl_s
               offsetof(hone_emu_wl_shuffle_record, op) == 8 && offsetof(hone_emu_wl_shuffle_record, barrier) == 16 &&
               offsetof(hone_emu_wl_shuffle_record, src) == 20);
 
+namespace {
+
+constexpr std::array<unsigned, 32> kLanesInOrder = [] {
+  std::array<unsigned, 32> lanes{};
+  for (unsigned l = 0; l < 32; ++l) lanes[l] = l;
+  return lanes;
+}();
+
+}  // namespace
+
 hone_emu_loop_block* BlockScheduler::loops_begin(std::uint64_t frame_bytes_per_thread) {
   loop_.on = true;
   loop_.owner = current_->abi.linear;
@@ -98,35 +108,26 @@ int BlockScheduler::loops_next() {
     const unsigned ready = loop_.ready[w];
     if (!ready) continue;
     unsigned region = loop_.region_of[w];
-    if (!order_state_ && region != ~0u && ready == warp_lanes(w)) {  // the commonest turn: the whole warp, in lane order
-      static constexpr auto in_order = [] {
-        std::array<unsigned, 32> lanes{};
-        for (unsigned l = 0; l < 32; ++l) lanes[l] = l;
-        return lanes;
-      }();
-      const unsigned count = threads_ - w * 32 < 32 ? threads_ - w * 32 : 32;
-      std::memcpy(loop_.block.group, in_order.data(), count * sizeof(unsigned));
-      loop_.block.group_size = count;
-      loop_.cursor = k + 1 == warps_ ? 0 : k + 1;
-      loop_.ready[w] = 0;
-      loop_.region_of[w] = 0;
-      loop_.block.warp = w;
-      return static_cast<int>(region);
-    }
-    if (order_state_ || region == ~0u) {
-      unsigned pick = ready;
-      if (order_state_)
-        for (unsigned skip = static_cast<unsigned>(next_random() % static_cast<unsigned>(__builtin_popcount(ready)));
-             skip; --skip)
-          pick &= pick - 1;
-      region = loop_.lanes[w * 32 + static_cast<unsigned>(__builtin_ctz(pick))].at;
-    }
     unsigned taken = 0;
-    for (unsigned lanes = ready; lanes; lanes &= lanes - 1) {
-      const unsigned l = static_cast<unsigned>(__builtin_ctz(lanes));
-      if (loop_.region_of[w] == region || loop_.lanes[w * 32 + l].at == region) {
-        loop_.block.group[loop_.block.group_size++] = l;
-        taken |= 1u << l;
+    if (!order_state_ && region != ~0u && ready == warp_lanes(w)) {  // the commonest turn: the whole warp, in lane order
+      taken = ready;
+      loop_.block.group_size = static_cast<unsigned>(__builtin_popcount(ready));
+      std::memcpy(loop_.block.group, kLanesInOrder.data(), loop_.block.group_size * sizeof(unsigned));
+    } else {
+      if (order_state_ || region == ~0u) {
+        unsigned pick = ready;
+        if (order_state_)
+          for (unsigned skip = static_cast<unsigned>(next_random() % static_cast<unsigned>(__builtin_popcount(ready)));
+               skip; --skip)
+            pick &= pick - 1;
+        region = loop_.lanes[w * 32 + static_cast<unsigned>(__builtin_ctz(pick))].at;
+      }
+      for (unsigned lanes = ready; lanes; lanes &= lanes - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(lanes));
+        if (loop_.region_of[w] == region || loop_.lanes[w * 32 + l].at == region) {
+          loop_.block.group[loop_.block.group_size++] = l;
+          taken |= 1u << l;
+        }
       }
     }
     if (order_state_) {

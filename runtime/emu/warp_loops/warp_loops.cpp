@@ -251,7 +251,8 @@ void record_whole_warp_shuffles(SmallVector<BasicBlock*, 16>& copies, const Lane
   std::vector<CallInst*> posts;
   for (BasicBlock* copy : copies)
     for (Instruction& inst : *copy)
-      if (auto* call = dyn_cast<CallInst>(&inst); call && call->getCalledFunction() == post && whole_warp_constant(call->getArgOperand(1)))
+      if (auto* call = dyn_cast<CallInst>(&inst);
+          call && call->getCalledFunction() == post && whole_warp_constant(call->getArgOperand(1)))
         posts.push_back(call);
   for (CallInst* call : posts) {
     IRBuilder<> b(call);
