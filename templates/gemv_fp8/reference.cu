@@ -5,10 +5,13 @@
 
 // One thread per output (m, n): each weight dequantized in double (code times its block's
 // scale), the dot product in double, rounded once.
+// m is blockIdx.x: the M blocks that read one tile of weight rows run one after another, so
+// that a CPU (emu, where this oracle runs beside every check) reads the weights from memory
+// once, not M times.
 extern "C" __global__ void gemv_fp8_reference(__nv_bfloat16* out, const __nv_bfloat16* x, const __nv_fp8_e4m3* w,
                                               const float* w_scale, int M, int N, int K, int BN, int BK) {
-  const int n = blockIdx.x * blockDim.x + threadIdx.x;
-  const int m = blockIdx.y;
+  const int n = blockIdx.y * blockDim.x + threadIdx.x;
+  const int m = blockIdx.x;
   if (n >= N || m >= M) return;
   const int scale_cols = (K + BK - 1) / BK;
   const __nv_bfloat16* xr = x + static_cast<long long>(m) * K;

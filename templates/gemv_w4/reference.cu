@@ -5,10 +5,13 @@
 // One thread per output (m, n): each weight dequantized in double, (q - z) * scale with q the
 // nibble of w_packed, z the row's zero point in the group and scale its bf16 scale; the dot
 // product in double, rounded once.
+// m is blockIdx.x: the M blocks that read one tile of weight rows run one after another, so
+// that a CPU (emu, where this oracle runs beside every check) reads the weights from memory
+// once, not M times.
 extern "C" __global__ void gemv_w4_reference(__nv_bfloat16* out, const __nv_bfloat16* x, const int* w_packed,
                                              const __nv_bfloat16* w_scale, const int* w_zeros, int M, int N, int K, int G) {
-  const int n = blockIdx.x * blockDim.x + threadIdx.x;
-  const int m = blockIdx.y;
+  const int n = blockIdx.y * blockDim.x + threadIdx.x;
+  const int m = blockIdx.x;
   if (n >= N || m >= M) return;
   const int groups = K / G;
   const __nv_bfloat16* xr = x + static_cast<long long>(m) * K;
