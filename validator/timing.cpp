@@ -53,7 +53,7 @@ std::string impossible_speed(double median_ms, double bytes, double flops, const
   return "";
 }
 
-double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
+TimingStats warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
                const TimingOptions& options) {
   // By time on the device's clock, so a GPU reaches its boost clocks; bounded by the host's
   // clock too, for a kernel so short that the device time never adds up.
@@ -67,7 +67,7 @@ double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, con
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (i >= options.warmup_runs && (i > 1000 || wall_ms > 5 * options.warmup_ms)) break;
   }
-  return summarize_samples(std::move(seen), "").median_ms;
+  return summarize_samples(std::move(seen), device.info().timer);
 }
 
 namespace {
@@ -101,8 +101,14 @@ TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims
   return best;
 }
 
+TimingStats measure(Device& device, const TimedKernel& k, const TimingOptions& options) {
+  if (k.plan.warm_up_is_sample) return k.warm;
+  return measure(device, *k.kernel, k.dims, k.samples, k.plan, options);
+}
+
 std::pair<TimingStats, TimingStats> time_interleaved(Device& device, const TimedKernel& a, const TimedKernel& b,
                                                      const TimingOptions& options) {
+  if (a.plan.warm_up_is_sample && b.plan.warm_up_is_sample) return {a.warm, b.warm};
   double warm = 0;
   for (int i = 0; i < options.warmup_runs || warm < options.warmup_ms; ++i) {
     warm += sample(device, *a.kernel, a.dims, nth(a.samples, i), a.plan) * a.plan.launches_per_sample +

@@ -21,9 +21,9 @@ struct TimedSample {
 };
 
 /// Launches until options.warmup_ms have passed on the device's clock (and at least
-/// options.warmup_runs launches), single launches taking `samples` in turn; returns the median
-/// launch seen, what plan_timing is given.
-double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
+/// options.warmup_runs launches), single launches taking `samples` in turn; returns the launches
+/// seen (their median is what plan_timing is given).
+TimingStats warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
                const TimingOptions& options);
 
 /// Samples per `plan`, sample i launching samples[i % samples.size()], measured again while the
@@ -31,16 +31,22 @@ double warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, con
 TimingStats measure(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
                     const TimingPlan& plan, const TimingOptions& options);
 
-/// One kernel's part in an interleaved timing.
+/// One kernel as it is timed: where it launches, its plan, and its warm-up.
 struct TimedKernel {
   LoadedKernel* kernel;
   LaunchDims dims;
   std::vector<TimedSample> samples;
   TimingPlan plan;
+  TimingStats warm;  // what warm_up saw
 };
 
+/// The kernel's time per its plan: measure(), or its warm-up when the plan makes that the sample.
+TimingStats measure(Device& device, const TimedKernel& k, const TimingOptions& options);
+
 /// Times two kernels in turns (a sample of a, one of b, ...) after warming both up, so that drift
-/// in the machine's state (clocks, temperature, other load) affects both alike.
+/// in the machine's state (clocks, temperature, other load) affects both alike. When both plans
+/// make the warm-up the sample (long launches on a CPU clock), their warm-ups, taken one after
+/// the other, were the turns.
 std::pair<TimingStats, TimingStats> time_interleaved(Device& device, const TimedKernel& a, const TimedKernel& b,
                                                      const TimingOptions& options);
 

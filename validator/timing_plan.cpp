@@ -14,6 +14,7 @@ TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceI
   if (times_on_cpu(device)) {
     plan.samples = std::min(plan.samples, launch_ms >= kCpuLongLaunchMs ? 1 : kCpuSamples);
     plan.remeasures = 0;
+    plan.warm_up_is_sample = launch_ms >= kCpuLongLaunchMs;
   }
   if (!device.replays_batches || launch_ms >= kBatchBelowMs) return plan;
 

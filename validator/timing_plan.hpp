@@ -14,6 +14,7 @@ struct TimingPlan {
   int input_sets = 1;           // argument sets the launches rotate among
   int samples = 5;              // samples per measurement
   int remeasures = 2;           // fresh measurements at most, while the spread is too wide
+  bool warm_up_is_sample = false;  // a CPU clock's long launch: its one warm-up launch is its one sample
 };
 
 /// A device whose clock is the CPU's (emu): its times decide nothing about a GPU, so a kernel
@@ -24,7 +25,9 @@ struct TimingPlan {
 /// launches to find the timing loop.
 constexpr int kCpuSamples = 3;
 /// A launch this long on a CPU clock is one sample: its time is not what is uncertain (a tick is
-/// microseconds), and at a model's shapes one launch on emu is seconds to minutes.
+/// microseconds), and at a model's shapes one launch on emu is seconds to minutes. That sample is
+/// the warm-up's own launch: a CPU has no clocks to raise nor a cache that a launch of seconds
+/// would find warm, so a second launch would measure the same thing again.
 constexpr double kCpuLongLaunchMs = 1000;
 inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 

@@ -22,9 +22,10 @@ struct KernelTiming {
   std::string name;  // "the candidate", "the baseline"
   LaunchDims dims;
   TimingPlan plan;
+  TimingStats warm;  // the warm-up's launches
   std::unique_ptr<TimedLaunches> launches;
 
-  TimedKernel timed() const { return {kernel, dims, launches->samples(), plan}; }
+  TimedKernel timed() const { return {kernel, dims, launches->samples(), plan, warm}; }
 };
 
 double output_bytes(const OpSpec& op, const std::vector<HostTensor>& host) {
@@ -43,8 +44,8 @@ KernelTiming prepare(StageRun& run, LoadedKernel& kernel, const KernelUnderTest&
   const Bindings& shape = run.req.shape;
   t.launches = std::make_unique<TimedLaunches>(run.device, run.op, shape, run.req.scalars, host, 1, 1);
   run.launching(t.name + "'s timed launches", shape);
-  const double launch_ms = warm_up(run.device, kernel, t.dims, t.launches->samples(), run.req.timing);
-  t.plan = plan_timing(launch_ms, static_cast<double>(run.op.bytes.eval(shape)), run.device.info(), run.req.timing,
+  t.warm = warm_up(run.device, kernel, t.dims, t.launches->samples(), run.req.timing);
+  t.plan = plan_timing(t.warm.median_ms, static_cast<double>(run.op.bytes.eval(shape)), run.device.info(), run.req.timing,
                        output_bytes(run.op, host));
   if (t.plan.launches_per_sample > 1) {
     t.launches.reset();  // the warm-up's buffers, before the batch's are made
@@ -84,12 +85,12 @@ bool is_reference(const StageRun& run, const KernelUnderTest& k) {
 }
 
 // Said in the verdict, so that nobody reads emu's few samples as a GPU measurement.
-void note_cpu_timing(const StageRun& run, Verdict& v) {
+void note_cpu_timing(const StageRun& run, Verdict& v, bool warm_up_was_sample) {
   if (!times_on_cpu(run.device.info())) return;
   v.detail["timing_samples"] = fmt::format(
-      "{} samples of CPU time, no re-measuring: emu's times decide nothing about a GPU, so its time "
+      "{} samples of CPU time{}, no re-measuring: emu's times decide nothing about a GPU, so its time "
       "goes to checking",
-      v.timing.runs);
+      v.timing.runs, warm_up_was_sample ? " (the warm-up's launch: a launch of a second or more)" : "");
 }
 
 std::vector<HostTensor> timing_inputs(StageRun& run) {
@@ -104,7 +105,7 @@ void timing_stage(StageRun& run, Verdict& v) {
   const auto host = timing_inputs(run);
   KernelTiming t = prepare(run, *run.candidate, run.req.candidate, "the candidate", host);
   run.launching("the candidate's timed launches", run.req.shape);
-  v.timing = measure(run.device, *run.candidate, t.dims, t.launches->samples(), t.plan, run.req.timing);
+  v.timing = measure(run.device, t.timed(), run.req.timing);
   run.timed_launches = v.timing.runs * t.plan.launches_per_sample;
   if (!is_reference(run, run.req.candidate))
     check_timed_outputs(run, t, host, run.run_reference(run.req.shape, host), v.timing.runs);
@@ -117,7 +118,7 @@ void timing_stage(StageRun& run, Verdict& v) {
     throw StageFailure{failed};
   }
   if (run.device.info().copy_bandwidth_gbs <= 0) v.detail["impossible_speed_check"] = "skipped: the device's bandwidth is unknown";
-  note_cpu_timing(run, v);
+  note_cpu_timing(run, v, t.plan.warm_up_is_sample);
 }
 
 void timing_against_baseline_stage(StageRun& run, Verdict& v) {
@@ -133,7 +134,7 @@ void timing_against_baseline_stage(StageRun& run, Verdict& v) {
   if (!is_reference(run, run.req.candidate)) check_timed_outputs(run, cand, host, expected, c.runs);
   if (!is_reference(run, baseline)) check_timed_outputs(run, base, host, expected, b.runs);
   v.timing = c;
-  note_cpu_timing(run, v);
+  note_cpu_timing(run, v, cand.plan.warm_up_is_sample && base.plan.warm_up_is_sample);
   v.detail["baseline"] = {{"median_ms", b.median_ms}, {"min_ms", b.min_ms}, {"spread", b.spread}, {"runs", b.runs}};
 }
 

@@ -1,6 +1,9 @@
 // The timing method on recorded samples: statistics, the re-measure decision, when a kernel is
 // timed in replayed batches and over how many argument sets, the ratio of an interleaved
 // timing, and the physical floor.
+#include <memory>
+#include <stdexcept>
+
 #include <doctest/doctest.h>
 
 #include "validator/timing.hpp"
@@ -147,4 +150,73 @@ TEST_CASE("physical floor: a time below the bytes over the copy bandwidth (with 
   CHECK_MESSAGE(above_peak.find("1.1x its memory's peak of 4800 GB/s") != std::string::npos, above_peak);
   // Unknown limits (emu): never impossible.
   CHECK(hone::impossible_speed(1e-9, bytes, 1e12, emu()).empty());
+}
+
+namespace {
+
+// What the timing functions ask of a device, on a CPU clock whose every launch lasts `launch_ms`:
+// no memory and no kernels, only launches counted. It refuses what a timing must not need.
+class CountingCpuClock : public hone::Device {
+ public:
+  explicit CountingCpuClock(double launch_ms) : launch_ms_(launch_ms) { info_ = emu(); }
+  const hone::DeviceInfo& info() const override { return info_; }
+  void* alloc(std::size_t) override { throw std::logic_error("a timing allocates nothing"); }
+  void release(void*) override {}
+  void upload(void*, const void*, std::size_t) override { throw std::logic_error("a timing uploads nothing"); }
+  void download(void*, const void*, std::size_t) override { throw std::logic_error("a timing downloads nothing"); }
+  std::unique_ptr<hone::LoadedKernel> load(const hone::KernelImage&) override { return std::make_unique<hone::LoadedKernel>(); }
+  void launch(hone::LoadedKernel&, const hone::LaunchDims&, void**) override { ++launches; }
+  double timed_launch(hone::LoadedKernel&, const hone::LaunchDims&, void**, const hone::BufferCopies&) override {
+    ++launches;
+    return launch_ms_;
+  }
+  int launches = 0;
+
+ private:
+  double launch_ms_;
+  hone::DeviceInfo info_;
+};
+
+hone::TimedKernel warmed_up(CountingCpuClock& device, hone::LoadedKernel& kernel, const hone::TimingOptions& options) {
+  hone::TimedKernel k{&kernel, {}, {hone::TimedSample{{nullptr}, {}}}, {}, {}};
+  k.warm = hone::warm_up(device, kernel, k.dims, k.samples, options);
+  k.plan = hone::plan_timing(k.warm.median_ms, 1024, device.info(), options);
+  return k;
+}
+
+}  // namespace
+
+TEST_CASE("timing on a CPU clock: a launch of a second or more is timed by its warm-up alone, also in turns; shorter ones get samples") {
+  const hone::TimingOptions options;
+  hone::LoadedKernel kernel;
+
+  CountingCpuClock slow(hone::kCpuLongLaunchMs * 1.5), other(hone::kCpuLongLaunchMs * 3);
+  const hone::TimedKernel a = warmed_up(slow, kernel, options);
+  CHECK(a.plan.warm_up_is_sample);
+  CHECK(slow.launches == 1);
+  const hone::TimingStats alone = hone::measure(slow, a, options);
+  CHECK(slow.launches == 1);  // the warm-up was the sample
+  CHECK(alone.runs == 1);
+  CHECK(alone.timer == "cpu");
+  CHECK(alone.median_ms == doctest::Approx(hone::kCpuLongLaunchMs * 1.5));
+  const hone::TimedKernel b = warmed_up(other, kernel, options);
+  const auto [ta, tb] = hone::time_interleaved(slow, a, b, options);
+  CHECK(slow.launches + other.launches == 2);
+  CHECK(hone::speedup(tb, ta) == doctest::Approx(2.0));
+
+  // Below a second: the warm-up, then kCpuSamples samples of their own; in turns, a warm-up pair
+  // and the samples.
+  CountingCpuClock quick(hone::kCpuLongLaunchMs / 4);
+  const hone::TimedKernel q = warmed_up(quick, kernel, options);
+  CHECK_FALSE(q.plan.warm_up_is_sample);
+  const int warm_launches = quick.launches;
+  CHECK(hone::measure(quick, q, options).runs == hone::kCpuSamples);
+  CHECK(quick.launches == warm_launches + hone::kCpuSamples);
+  const int before_turns = quick.launches + slow.launches;
+  hone::time_interleaved(quick, q, q, options);
+  CHECK(quick.launches + slow.launches - before_turns == 2 * (1 + hone::kCpuSamples));
+
+  // A GPU's long launch is not timed by its warm-up.
+  hone::TimingOptions gpu_options;
+  CHECK_FALSE(hone::plan_timing(hone::kCpuLongLaunchMs * 2, 1024, h200(), gpu_options).warm_up_is_sample);
 }
