@@ -88,6 +88,7 @@ void draw_spans(HostTensor& t, const InputDist& dist, Rng& rng, const std::vecto
   std::vector<std::uint64_t> seeds(stretches);
   for (auto& seed : seeds) seed = rng.next();
   const bool uniform = dist.kind == "uniform";
+  unsigned char* const out = t.bytes.data();  // once: the threads below write through it
   for_each_stretch(stretches, [&](std::size_t c) {
     Rng stream(seeds[c]);
     const std::size_t begin = c * kStretch, end = std::min(total, begin + kStretch);
@@ -110,7 +111,7 @@ void draw_spans(HostTensor& t, const InputDist& dist, Rng& rng, const std::vecto
           left_in_row = per_row;
         }
       }
-      store_elements(t.bytes.data(), t.dtype, first, values, count);
+      store_elements(out, t.dtype, first, values, count);
       at += count;
     }
   });

@@ -8,13 +8,14 @@
 
 #include "core/dtype.hpp"
 #include "core/op_spec.hpp"
+#include "core/tensor_bytes.hpp"
 
 namespace hone {
 
 struct HostTensor {
   DType dtype = DType::f32;
   std::size_t count = 0;
-  std::vector<unsigned char> bytes;
+  TensorBytes bytes;  // shared by copies until one is written
 
   HostTensor() = default;
   HostTensor(DType t, std::size_t n) : dtype(t), count(n), bytes(n * dtype_size(t)) {}

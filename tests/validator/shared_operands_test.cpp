@@ -22,6 +22,9 @@ TEST_CASE("shared operands: a large weight is drawn once, the activations of eve
   CHECK(same_bytes(first[w], second[w]));
   CHECK_FALSE(same_bytes(first[x], second[x]));
   CHECK(shared.draws() == 1);
+  // Handed out without a copy: both checks hold the one drawn matrix.
+  CHECK(first[w].bytes.shares_with(second[w].bytes));
+  CHECK_FALSE(first[x].bytes.shares_with(second[x].bytes));
 
   // What it would have been without sharing: the first draw is the plain draw of its seed.
   const auto plain = generate_inputs(op, shape, 11);

@@ -186,7 +186,7 @@ hone::TimedKernel warmed_up(CountingCpuClock& device, hone::LoadedKernel& kernel
 
 }  // namespace
 
-TEST_CASE("timing on a CPU clock: a launch of a second or more is timed by its warm-up alone, also in turns; shorter ones get samples") {
+TEST_CASE("timing on a CPU clock: a launch of a second or more is timed by its warm-up alone, also in turns, and shorter ones get samples") {
   const hone::TimingOptions options;
   hone::LoadedKernel kernel;
 
