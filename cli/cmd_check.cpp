@@ -62,7 +62,10 @@ int run_check(const CheckArgs& a) {
   if (a.json) {
     std::cout << nlohmann::json(v).dump(2) << "\n";
   } else if (v.pass) {
-    std::cout << fmt::format("accepted: {} passed every stage on {}", a.entry, options.device_kind);
+    if (v.detail.contains("reference_itself"))
+      std::cout << fmt::format("accepted: {} ran on {}: {}", a.entry, options.device_kind, v.detail["reference_itself"].get<std::string>());
+    else
+      std::cout << fmt::format("accepted: {} passed every stage on {}", a.entry, options.device_kind);
     if (v.timing.runs > 0) std::cout << fmt::format(", {:.4f} ms median ({})", v.timing.median_ms, v.timing.timer);
     std::cout << "\n";
   } else {

@@ -266,8 +266,10 @@ class Gate {
 
     KernelBuild rebuilt;
     const Verdict v = validate(cache, e, op, &rebuilt);
-    r.validation = v.pass ? (kind_ == "none" ? "passed the static stage (device none)" : "passed every stage on " + kind_)
-                          : "rejected at the " + v.stage + " stage: " + v.reason;
+    r.validation = !v.pass                             ? "rejected at the " + v.stage + " stage: " + v.reason
+                   : kind_ == "none"                   ? "passed the static stage (device none)"
+                   : v.detail.contains("reference_itself") ? "ran on " + kind_ + ": " + v.detail["reference_itself"].get<std::string>()
+                                                       : "passed every stage on " + kind_;
     if (!v.pass) r.failures.push_back("wrong: " + r.validation);
     prove_binaries(cache, e, rebuilt, r);
 

@@ -36,8 +36,17 @@ EvaluationRequest evaluation_request(const OpSpec& op, const Bindings& shape, co
 /// Each dynamic dim's bucket: from `given` where it names it, else the default bucket of its value.
 std::map<std::string, Bucket> buckets_for(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& given);
 
+/// Whether `c` is the op's own reference as installed: its entry, source and launch rule.
+bool is_the_reference(const Candidate& c, const OpSpec& op);
+
+/// What a verdict's detail.reference_itself says of a candidate that is the op's reference.
+inline constexpr const char* kReferenceItself =
+    "the op's own reference, as installed: what every check compares with, so it is not compared with itself; it ran at the "
+    "shape (timed), as a job runs a baseline";
+
 /// Validates one candidate. `worker` may be null only for device "none". The verdict's
-/// detail.launch_limit says what limit its launches had.
+/// detail.launch_limit says what limit its launches had. The op's own reference
+/// (is_the_reference) is built, held to `options.limits`, and run once at the shape.
 /// `build`, when given, receives the candidate's build (its PTX and CUBIN: the gate compares them
 /// with a cache's).
 Verdict validate_candidate(const OpSpec& op, const Candidate& candidate, const Bindings& shape,

@@ -13,6 +13,7 @@
 #include "support/job_cache.hpp"
 #include "gate/cache_gate.hpp"
 #include "gate/gate_output.hpp"
+#include "validator/candidate_validation.hpp"
 
 using namespace hone;
 
@@ -155,7 +156,10 @@ TEST_CASE("gate: a CUBIN swapped for another kernel's, the manifest made consist
   const GateReport report = run_gate(o);
   CHECK_FALSE(report.pass());
   const GateEntryResult& r = report.entries[0];
-  CHECK(r.validation == "passed every stage on emu");  // the source is right: only the binary is not
+  // The source is right (a template's, or the reference's own, then run rather than compared with
+  // itself): only the binary is not.
+  CHECK_MESSAGE((r.validation == "passed every stage on emu" || r.validation == std::string("ran on emu: ") + kReferenceItself),
+                r.validation);
   REQUIRE(!r.failures.empty());
   CHECK_MESSAGE(r.failures[0].find("binaries: the CUBIN (" + e["files"]["cubin"].get<std::string>() + ") differs at byte ") == 0,
                 r.failures[0]);
@@ -296,4 +300,26 @@ TEST_CASE("gate: a task whose entry is its reference is checked as the job check
   o.device = "emu";
   const GateReport report = run_gate(o);
   CHECK_MESSAGE(report.pass(), gate_markdown(report));
+  // The reference itself is what every check compares with: it is run at the shape, not compared
+  // with itself (on emu that was most of a gate's time).
+  for (const auto& r : report.entries)
+    CHECK_MESSAGE(r.validation == std::string("ran on emu: ") + kReferenceItself, r.validation);
+
+  // An entry that says it is the reference but whose source is not the installed one is a kernel
+  // like any other: checked against the reference, and here rejected.
+  // (Its own file: the entries share the reference's.)
+  auto tampered = m;
+  auto& e = tampered["entries"][0];
+  std::string text = read_text_file(job.cache / e["files"]["source"].get<std::string>());
+  const std::string rounding = "__float2bfloat16(";
+  REQUIRE(text.find(rounding) != std::string::npos);
+  text.replace(text.rfind(rounding), rounding.size(), "__float2bfloat16(1.0f + ");  // the last: the output
+  e["files"]["source"] = "tampered_reference.cu";
+  { std::ofstream(job.cache / "tampered_reference.cu", std::ios::binary | std::ios::trunc) << text; }
+  e["sha256"]["source"] = sha256_hex(text);
+  std::ofstream(job.manifest()) << tampered.dump(2);
+  const GateReport after = run_gate(o);
+  REQUIRE(after.entries.size() == report.entries.size());
+  CHECK_MESSAGE(after.entries[0].validation.rfind("rejected at the reference stage", 0) == 0, after.entries[0].validation);
+  for (std::size_t i = 1; i < after.entries.size(); ++i) CHECK(after.entries[i].pass());
 }
