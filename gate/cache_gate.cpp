@@ -14,6 +14,7 @@
 #include "runtime/device_select.hpp"
 #include "runtime/nvrtc_compiler.hpp"
 #include "validator/candidate_validation.hpp"
+#include "validator/timing_plan.hpp"
 #include "validator/device_rate.hpp"
 #include "validator/evaluation_request.hpp"
 #include "validator/evaluation_work.hpp"
@@ -133,7 +134,7 @@ class Gate {
       std::vector<std::size_t> indices;
       for (const auto* e : mine) indices.push_back(e->index);
       progress(checked_entries(opt_.shard, indices, report.cache_entries));
-      for (const auto& line : estimate(mine, baseline != nullptr)) progress(line);
+      for (const auto& line : estimate(cache, mine, baseline != nullptr)) progress(line);
     }
     for (const kc::CacheEntry* entry : mine) {
       const kc::CacheEntry& e = *entry;
@@ -147,8 +148,10 @@ class Gate {
   }
 
  private:
-  // The entries' launches at their shapes, each validated once (and its baseline's kernel again).
-  std::vector<std::string> estimate(const std::vector<const kc::CacheEntry*>& entries, bool with_baseline) {
+  // The entries' launches at their shapes, each validated once (and its baseline's kernel again),
+  // the reference timed first for the hang limit; an entry that is the reference only runs.
+  std::vector<std::string> estimate(const LoadedCache& cache, const std::vector<const kc::CacheEntry*>& entries, bool with_baseline) {
+    const DeviceRate rate = device_rate(info_);
     std::vector<TaskWork> work;
     std::map<std::string, OpSpec> specs;
     for (const auto* e : entries) {
@@ -163,11 +166,19 @@ class Gate {
       }
       const EntryTask t = entry_task(*e, kind_, opt_);
       if (!no_room(it->second, t.shape).empty()) continue;  // fails without launching anything
-      const EvaluationWork checks = evaluation_work(it->second, t.shape, t.options.buckets, t.options.seeds, info_.timer == "cpu");
-      work.push_back({static_cast<double>(it->second.bytes.eval(t.shape)), static_cast<double>(it->second.flops.eval(t.shape)),
-                      with_baseline ? 2u : 1u, static_cast<double>(buffer_bytes_at(it->second, t.shape)), checks.launches, checks.draws});
+      const bool itself = is_the_reference(entry_candidate(cache, *e), it->second);
+      TaskWork w{static_cast<double>(it->second.bytes.eval(t.shape)), static_cast<double>(it->second.flops.eval(t.shape)),
+                 (itself ? 0u : 1u) + (with_baseline ? 1u : 0u), static_cast<double>(buffer_bytes_at(it->second, t.shape))};
+      const int samples = samples_after_warm_up(info_, launch_seconds(w, rate) * 1e3);
+      const EvaluationWork checks = evaluation_work(it->second, t.shape, t.options.buckets, t.options.seeds, samples);
+      w.launches = checks.launches;
+      w.draws = checks.draws;
+      if (itself || opt_.timeout_s <= 0) {
+        w.baselines = 1;
+        w.baseline_launches = 1 + samples;
+      }
+      work.push_back(w);
     }
-    const DeviceRate rate = device_rate(info_);
     return estimate_lines(estimate_job(work, rate), rate, info_.id(),
                           with_baseline ? "the entry's kernel and the baseline's" : "the entry's kernel");
   }

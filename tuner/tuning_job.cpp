@@ -20,6 +20,7 @@
 #include "validator/evaluation_work.hpp"
 #include "validator/job_estimate.hpp"
 #include "validator/memory_need.hpp"
+#include "validator/timing_plan.hpp"
 #include "validator/worker.hpp"
 
 namespace hone {
@@ -114,9 +115,16 @@ TuneReport run_tuning_job(const TuneOptions& requested, JobProgress& progress) {
       if (without_room++ == 0) first_without_room = i;
       continue;
     }
-    const EvaluationWork checks = evaluation_work(op, tasks[i].shape, tasks[i].buckets, opt.check_seeds, report.device.timer == "cpu");
-    work.push_back({static_cast<double>(op.bytes.eval(tasks[i].shape)), static_cast<double>(op.flops.eval(tasks[i].shape)), per_task,
-                    static_cast<double>(buffer_bytes_at(op, tasks[i].shape)), checks.launches, checks.draws});
+    TaskWork w{static_cast<double>(op.bytes.eval(tasks[i].shape)), static_cast<double>(op.flops.eval(tasks[i].shape)), per_task - 1,
+               static_cast<double>(buffer_bytes_at(op, tasks[i].shape))};
+    const int samples = samples_after_warm_up(report.device, launch_seconds(w, rate) * 1e3);
+    const EvaluationWork checks = evaluation_work(op, tasks[i].shape, tasks[i].buckets, opt.check_seeds, samples);
+    w.launches = checks.launches;
+    w.draws = checks.draws;
+    // The reference: timed alone first, then in turns with the winner, its outputs compared.
+    w.baselines = 1;
+    w.baseline_launches = 3.0 * (1 + samples) + 1;
+    work.push_back(w);
     expected[i] = estimate_job({work.back()}, rate).seconds;
   }
   if (without_room)

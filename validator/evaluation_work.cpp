@@ -14,7 +14,7 @@ double share(double part, double whole) { return whole > 0 ? part / whole : 0; }
 }  // namespace
 
 EvaluationWork evaluation_work(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& buckets, int seeds,
-                               bool cpu_clock) {
+                               int timed_samples) {
   const double bytes = static_cast<double>(op.bytes.eval(shape)), flops = static_cast<double>(op.flops.eval(shape));
   const double buffers = static_cast<double>(buffer_bytes_at(op, shape));
   bool probed = false;
@@ -31,7 +31,7 @@ EvaluationWork evaluation_work(const OpSpec& op, const Bindings& shape, const st
   Rng rng(1);  // which value inside a bucket changes; how many tests there are does not
   for (const HiddenTest& t : hidden_tests(op, shape, buckets, rng)) check_at(t.shape, per_check);
   check_at(shape, 1);                                                   // consistency: the candidate again
-  check_at(shape, 1 + (cpu_clock ? kCpuSamples : kMinGpuSamples));     // timing: a warm-up and the samples
+  check_at(shape, 1 + timed_samples);                                   // timing: a warm-up and the samples
   check_at(shape, per_check);                                           // the check after timing
   return w;
 }

@@ -20,11 +20,11 @@ struct EvaluationWork {
 };
 
 /// The reference stage (`seeds` checks and one per input case), the hidden tests at `shape` in
-/// `buckets`, the consistency run, the timing (a warm-up and kCpuSamples samples on a CPU clock,
-/// kMinGpuSamples on a GPU's) and the check after it. A check is the candidate's launch and the
+/// `buckets`, the consistency run, the timing (a warm-up and `timed_samples` more launches:
+/// samples_after_warm_up) and the check after it. A check is the candidate's launch and the
 /// reference's (twice for an op with an in-out float buffer: the signalling-NaN probe), one more
 /// candidate launch per alias the spec allows, all of it once per call of a chain.
 EvaluationWork evaluation_work(const OpSpec& op, const Bindings& shape, const std::map<std::string, Bucket>& buckets, int seeds,
-                               bool cpu_clock);
+                               int timed_samples);
 
 }  // namespace hone

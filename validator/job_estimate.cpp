@@ -43,9 +43,15 @@ JobEstimate estimate_job(const std::vector<TaskWork>& tasks, const DeviceRate& r
     const double per_kernel = t.launches > 0 ? t.launches : launches_per_candidate;
     widen(e.launches_lo, e.launches_hi, per_kernel, i == 0);
     widen(e.draws_lo, e.draws_hi, t.draws > 0 ? t.draws : kHostPassesPerCandidate, i == 0);
-    e.candidates += t.candidates;
+    e.candidates += t.candidates + t.baselines;
     const double launches = e.launches ? launch_seconds(t, rate) * per_kernel + host_seconds(t, rate) : 0;
     e.seconds += (rate.compile_s + launches) * static_cast<double>(t.candidates);
+    // A baseline's timings draw the timing inputs: once alone, once in turns.
+    const double timed = e.launches ? launch_seconds(t, rate) * t.baseline_launches +
+                                          (rate.host_bytes_per_s > 0 ? 2 * t.buffer_bytes / rate.host_bytes_per_s : 0) *
+                                              static_cast<double>(t.baselines)
+                                    : 0;
+    e.seconds += rate.compile_s * static_cast<double>(t.baselines) + timed;
   }
   if (tasks.empty()) {
     e.launches_lo = e.launches_hi = launches_per_candidate;

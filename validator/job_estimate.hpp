@@ -27,7 +27,8 @@ struct DeviceRate {
 };
 
 /// One task (or gate entry) of a job: what a launch at its shape moves and computes, and how many
-/// kernels are launched for it (candidates and baselines).
+/// kernels are launched for it: candidates, each evaluated in full, and baselines, only timed
+/// (the reference's launches beside each check are a candidate's evaluation's).
 struct TaskWork {
   double bytes = 0;
   double flops = 0;
@@ -37,6 +38,8 @@ struct TaskWork {
   // (validator/evaluation_work.hpp); 0: the estimate's defaults.
   double launches = 0;
   double draws = 0;
+  std::size_t baselines = 0;     // kernels compiled and timed, not checked: a job's reference
+  double baseline_launches = 0;  // their launches at the task's shape (alone, and in turns with the winner)
 };
 
 /// Launches per candidate at the task's shape for a task that does not count its own

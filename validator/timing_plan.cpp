@@ -5,6 +5,11 @@
 
 namespace hone {
 
+int samples_after_warm_up(const DeviceInfo& device, double launch_ms) {
+  const TimingPlan plan = plan_timing(launch_ms, 0, device, TimingOptions{});
+  return plan.warm_up_is_sample ? 0 : plan.samples;
+}
+
 TimingPlan plan_timing(double launch_ms, double working_set_bytes, const DeviceInfo& device, const TimingOptions& options,
                        double output_bytes) {
   TimingPlan plan;

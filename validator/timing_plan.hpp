@@ -47,6 +47,10 @@ constexpr int kMinGpuSamples = 30;
 /// of a kernel with large outputs.
 constexpr double kMaxBatchOutputBytes = double(1 << 30);
 
+/// Samples a kernel's timing takes beyond its warm-up when its launch lasts `launch_ms` (what
+/// plan_timing gives with the default options): what an estimate counts.
+int samples_after_warm_up(const DeviceInfo& device, double launch_ms);
+
 /// The plan for a kernel whose warm launches take `launch_ms`, reading and writing
 /// `working_set_bytes`, of which `output_bytes` are outputs and in-out buffers. Single launches
 /// need no rotation: the device flushes its L2 before each.

@@ -4,6 +4,7 @@
 
 #include "validator/device_rate.hpp"
 #include "validator/job_estimate.hpp"
+#include "validator/timing_plan.hpp"
 
 using namespace hone;
 
@@ -145,4 +146,30 @@ TEST_CASE("job estimate: emu's rate is measured by launches on the emulator") {
   MESSAGE("emu: " << r.bytes_per_s / 1e9 << " GB/s, " << r.flops_per_s / 1e9 << " GFLOP/s");
   const DeviceRate full = device_rate(DeviceInfo{"emu", "cpu", "sm_90", "cpu"});
   MESSAGE("emu at the job's calibration: " << full.bytes_per_s / 1e9 << " GB/s, " << full.flops_per_s / 1e9 << " GFLOP/s");
+}
+
+TEST_CASE("job estimate: a baseline is compiled and timed, not evaluated: its launches and two draws, not a candidate's checks") {
+  DeviceRate r = rate_of(1, 1);  // rate_of(GB/s, GFLOP/s)
+  r.compile_s = 0.5;
+  r.host_bytes_per_s = 1e9;
+  TaskWork task{1e9, 0, 2, 1e9, 30, 10};  // a launch moves 1 GB: 1 s
+  const double candidates = estimate_job({task}, r).seconds;
+  CHECK(candidates == doctest::Approx(2 * (0.5 + 30 * 1.0 + 10 * 1.0)));
+  task.baselines = 1;
+  task.baseline_launches = 7;
+  const JobEstimate with = estimate_job({task}, r);
+  CHECK(with.seconds == doctest::Approx(candidates + 0.5 + 7 * 1.0 + 2 * 1.0));
+  CHECK(with.candidates == 3);  // kernels, as the first line counts them
+}
+
+TEST_CASE("timing plan: what an estimate counts after the warm-up: a CPU clock's samples, none for a long launch, a GPU's") {
+  hone::DeviceInfo emu;
+  emu.kind = "emu";
+  emu.timer = "cpu";
+  CHECK(samples_after_warm_up(emu, 5) == kCpuSamples);
+  CHECK(samples_after_warm_up(emu, kCpuLongLaunchMs) == 0);
+  hone::DeviceInfo gpu;
+  gpu.kind = "cuda";
+  gpu.timer = "gpu";
+  CHECK(samples_after_warm_up(gpu, kCpuLongLaunchMs * 10) == kMinGpuSamples);
 }
