@@ -14,12 +14,12 @@
 #include "runtime/device_select.hpp"
 #include "runtime/nvrtc_compiler.hpp"
 #include "validator/candidate_validation.hpp"
-#include "validator/timing_plan.hpp"
 #include "validator/device_rate.hpp"
 #include "validator/evaluation_request.hpp"
 #include "validator/evaluation_work.hpp"
 #include "validator/job_estimate.hpp"
 #include "validator/memory_need.hpp"
+#include "validator/timing_plan.hpp"
 
 namespace hone {
 

@@ -1,6 +1,3 @@
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include "validator/stage_run.hpp"
 
 #include <algorithm>
@@ -80,7 +77,7 @@ RunResult StageRun::run(LoadedKernel& kernel, const KernelUnderTest& k, const Bi
   if (setup.in_place) args->alias(op.arg_index(setup.in_place->first), op.arg_index(setup.in_place->second));
   const bool is_candidate = &kernel == candidate.get();
   launching(is_candidate ? "the candidate" : "the reference", shape);
-  { auto t0=std::chrono::steady_clock::now(); device.launch(kernel, dims, args->argv()); if (getenv("HONE_TRACE")) fprintf(stderr,"TRACE %s %s %s %.3f\n", current.c_str(), is_candidate?"cand":"ref", shape_text(shape).c_str(), std::chrono::duration<double>(std::chrono::steady_clock::now()-t0).count()); }
+  device.launch(kernel, dims, args->argv());
   RunResult r;
   for (std::size_t i = 0; i < op.args.size(); ++i) {
     const ArgSpec& a = op.args[i];

@@ -54,7 +54,7 @@ std::string impossible_speed(double median_ms, double bytes, double flops, const
 }
 
 TimingStats warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
-               const TimingOptions& options) {
+                    const TimingOptions& options) {
   // By time on the device's clock, so a GPU reaches its boost clocks; bounded by the host's
   // clock too, for a kernel so short that the device time never adds up.
   const auto start = std::chrono::steady_clock::now();

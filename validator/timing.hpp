@@ -24,7 +24,7 @@ struct TimedSample {
 /// options.warmup_runs launches), single launches taking `samples` in turn; returns the launches
 /// seen (their median is what plan_timing is given).
 TimingStats warm_up(Device& device, LoadedKernel& kernel, const LaunchDims& dims, const std::vector<TimedSample>& samples,
-               const TimingOptions& options);
+                    const TimingOptions& options);
 
 /// Samples per `plan`, sample i launching samples[i % samples.size()], measured again while the
 /// spread is too wide, at most options.remeasures times; the tightest measurement.
