@@ -1,6 +1,8 @@
 #include "core/scratch_fill.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <vector>
 #include <cmath>
 #include <limits>
 
@@ -26,21 +28,29 @@ HostTensor scratch_fill(DType dtype, std::size_t n, std::size_t zeroed, std::uin
   HostTensor t(dtype, n);
   Rng rng(seed ^ 0x5c7a7c4ULL);
   zeroed = std::min(zeroed, n);
-  const double limit = std::log10(garbage_limit(dtype));
-  for (std::size_t i = zeroed; i < n; ++i) {
-    if (!dtype_is_float(dtype)) {
+  // Magnitudes from 2^-10 (about 1e-3) to below the limit, log-uniform: a binary exponent drawn
+  // uniformly and a random mantissa, put together as a double's bits. A scratch buffer is filled
+  // at every launch (an attention workspace is millions of floats), where pow() per element was
+  // a visible share of an emu task.
+  constexpr int kLowest = -10;
+  const int highest = std::ilogb(garbage_limit(dtype)) - 1;  // 2^(highest + 1) <= the limit
+  const auto exponents = static_cast<std::uint64_t>(highest - kLowest + 1);
+  std::vector<double> values(std::min<std::size_t>(n - zeroed, 4096));
+  for (std::size_t at = zeroed; at < n; at += values.size()) {
+    const std::size_t count = std::min(values.size(), n - at);
+    for (std::size_t k = 0; k < count; ++k) {
       const std::uint64_t r = rng.next();
-      t.set(i, static_cast<double>(static_cast<std::int32_t>(r >> 32)));
-      continue;
+      if (!dtype_is_float(dtype)) {
+        values[k] = static_cast<double>(static_cast<std::int32_t>(r >> 32));
+      } else if (r & 1) {
+        values[k] = std::numeric_limits<double>::quiet_NaN();
+      } else {
+        const std::uint64_t exponent = static_cast<std::uint64_t>(1023 + kLowest) + (r >> 2) % exponents;
+        const double magnitude = std::bit_cast<double>((exponent << 52) | (rng.next() >> 12));
+        values[k] = (r & 2) ? magnitude : -magnitude;
+      }
     }
-    const std::uint64_t r = rng.next();
-    if (r & 1) {
-      t.set(i, std::numeric_limits<double>::quiet_NaN());
-    } else {
-      // Magnitudes from 1e-3 to the limit, either sign.
-      const double magnitude = std::pow(10.0, -3.0 + (limit + 3.0) * rng.uniform());
-      t.set(i, (r & 2) ? magnitude : -magnitude);
-    }
+    store_elements(t.bytes.data(), dtype, at, values.data(), count);
   }
   return t;
 }

@@ -5,24 +5,31 @@
 // which at M=1 is more than the launches.
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <memory>
-#include <vector>
+
+#include "core/host_blocks.hpp"
 
 namespace hone {
 
 class TensorBytes {
  public:
   TensorBytes() = default;
-  explicit TensorBytes(std::size_t n) : bytes_(std::make_shared<std::vector<unsigned char>>(n)) {}
+  /// `n` zero bytes.
+  explicit TensorBytes(std::size_t n) : bytes_(std::make_shared<Block>(n)) {}
 
-  std::size_t size() const { return bytes_ ? bytes_->size() : 0; }
+  std::size_t size() const { return bytes_ ? bytes_->size : 0; }
   bool empty() const { return size() == 0; }
-  const unsigned char* data() const { return bytes_ ? bytes_->data() : nullptr; }
+  const unsigned char* data() const { return bytes_ ? bytes_->data : nullptr; }
   /// For writing: a tensor that shares its bytes takes a copy of its own first. Take the pointer
   /// once before writing from several threads.
   unsigned char* data() {
-    if (bytes_ && bytes_.use_count() > 1) bytes_ = std::make_shared<std::vector<unsigned char>>(*bytes_);
-    return bytes_ ? bytes_->data() : nullptr;
+    if (bytes_ && bytes_.use_count() > 1) {
+      auto own = std::make_shared<Block>(bytes_->size);
+      std::memcpy(own->data, bytes_->data, bytes_->size);
+      bytes_ = std::move(own);
+    }
+    return bytes_ ? bytes_->data : nullptr;
   }
   unsigned char operator[](std::size_t i) const { return data()[i]; }
   const unsigned char* begin() const { return data(); }
@@ -36,7 +43,16 @@ class TensorBytes {
   friend bool operator!=(const TensorBytes& a, const TensorBytes& b) { return !(a == b); }
 
  private:
-  std::shared_ptr<std::vector<unsigned char>> bytes_;
+  // Large blocks are recycled (core/host_blocks.hpp): a model-sized check draws its inputs anew.
+  struct Block {
+    explicit Block(std::size_t n) : size(n), data(take_host_block(n)) {}
+    ~Block() { give_back_host_block(data, size); }
+    Block(const Block&) = delete;
+    Block& operator=(const Block&) = delete;
+    std::size_t size;
+    unsigned char* data;
+  };
+  std::shared_ptr<Block> bytes_;
 };
 
 }  // namespace hone

@@ -66,6 +66,10 @@ class Device {
   virtual void name_buffer(void* ptr, const std::string& name) {}
   virtual void upload(void* device_dst, const void* host_src, std::size_t bytes) = 0;
   virtual void download(void* host_dst, const void* device_src, std::size_t bytes) = 0;
+  /// `device_src` as the host may read it in place (emu: device memory is host memory), or
+  /// nullptr where it must be downloaded. Checking a gigabyte of inputs unchanged then costs a
+  /// comparison, not a copy and a comparison.
+  virtual const void* host_readable(const void* device_src) const { return nullptr; }
 
   virtual std::unique_ptr<LoadedKernel> load(const KernelImage& image) = 0;
   /// Runs one launch to completion; args[i] points to the value of parameter i. Throws

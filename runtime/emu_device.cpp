@@ -38,6 +38,7 @@ class EmuDevice : public Device {
   void name_buffer(void* ptr, const std::string& name) override { memory_.name(ptr, name); }
   void upload(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  const void* host_readable(const void* src) const override { return src; }
 
   std::unique_ptr<LoadedKernel> load(const KernelImage& image) override {
     if (image.emu_object.empty()) throw std::runtime_error("kernel '" + image.entry + "' was not built for the emu device");

@@ -104,17 +104,20 @@ const std::array<unsigned char, LaunchArgs::kGuardBytes>& guard_pattern() {
   return pattern;
 }
 
-// The first byte at which `bytes` of device memory differ from `host`, or `bytes` when they agree;
-// downloaded a slice at a time, so that checking a gigabyte of expert weights allocates no gigabyte.
+// The first byte at which `bytes` of device memory differ from `host`, or `bytes` when they agree:
+// read in place where the host can (emu), else downloaded a slice at a time, so that checking a
+// gigabyte of expert weights allocates no gigabyte.
 std::size_t first_difference(Device& device, const void* device_src, const unsigned char* host, std::size_t bytes) {
   constexpr std::size_t kSlice = std::size_t{4} << 20;
-  std::vector<unsigned char> slice(std::min(bytes, kSlice));
+  const auto* in_place = static_cast<const unsigned char*>(device.host_readable(device_src));
+  std::vector<unsigned char> slice(in_place ? 0 : std::min(bytes, kSlice));
   for (std::size_t at = 0; at < bytes; at += kSlice) {
     const std::size_t n = std::min(kSlice, bytes - at);
-    device.download(slice.data(), static_cast<const unsigned char*>(device_src) + at, n);
-    if (std::memcmp(slice.data(), host + at, n) == 0) continue;
+    const unsigned char* got = in_place ? in_place + at : slice.data();
+    if (!in_place) device.download(slice.data(), static_cast<const unsigned char*>(device_src) + at, n);
+    if (std::memcmp(got, host + at, n) == 0) continue;
     std::size_t k = 0;
-    while (slice[k] == host[at + k]) ++k;
+    while (got[k] == host[at + k]) ++k;
     return at + k;
   }
   return bytes;

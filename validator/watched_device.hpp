@@ -30,6 +30,7 @@ class WatchedDevice : public Device {
   void name_buffer(void* ptr, const std::string& name) override { inner_.name_buffer(ptr, name); }
   void upload(void* dst, const void* src, std::size_t bytes) override { inner_.upload(dst, src, bytes); }
   void download(void* dst, const void* src, std::size_t bytes) override { inner_.download(dst, src, bytes); }
+  const void* host_readable(const void* src) const override { return inner_.host_readable(src); }
   std::unique_ptr<LoadedKernel> load(const KernelImage& image) override { return inner_.load(image); }
   void launch(LoadedKernel& kernel, const LaunchDims& dims, void** args) override;
   double timed_launch(LoadedKernel& kernel, const LaunchDims& dims, void** args, const BufferCopies& before) override;
