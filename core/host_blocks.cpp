@@ -68,15 +68,15 @@ unsigned char* reuse(std::size_t mapped) {
 
 }  // namespace
 
-unsigned char* take_host_block(std::size_t bytes) {
+unsigned char* take_host_block(std::size_t bytes, bool zeroed) {
   if (bytes < kRecycledBlockBytes) {
-    void* p = std::calloc(std::max<std::size_t>(bytes, 1), 1);
+    void* p = zeroed ? std::calloc(std::max<std::size_t>(bytes, 1), 1) : std::malloc(std::max<std::size_t>(bytes, 1));
     if (!p) throw std::bad_alloc();
     return static_cast<unsigned char*>(p);
   }
   const std::size_t mapped = mapped_bytes(bytes);
   if (unsigned char* block = reuse(mapped)) {
-    std::memset(block, 0, bytes);
+    if (zeroed) std::memset(block, 0, bytes);
     return block;
   }
   void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -71,7 +71,7 @@ std::vector<double> row_scales(const InputDist& dist, Rng& rng, std::size_t rows
 }
 
 HostTensor generate_tensor(DType dtype, std::size_t n, const InputDist& dist, Rng& rng, std::size_t rows) {
-  HostTensor t(dtype, n);
+  HostTensor t = HostTensor::uninitialized(dtype, n);  // the draw below writes every element
   if (rows == 0 || n % rows != 0) rows = 1;
   draw_spans(t, dist, rng, row_scales(dist, rng, rows), {{0, n}});
   return t;

@@ -19,6 +19,15 @@ struct HostTensor {
 
   HostTensor() = default;
   HostTensor(DType t, std::size_t n) : dtype(t), count(n), bytes(n * dtype_size(t)) {}
+  /// A tensor whose every element the caller writes before reading any (a whole draw, a
+  /// download): its bytes are not zeroed first.
+  static HostTensor uninitialized(DType t, std::size_t n) {
+    HostTensor h;
+    h.dtype = t;
+    h.count = n;
+    h.bytes = TensorBytes::uninitialized(n * dtype_size(t));
+    return h;
+  }
   double at(std::size_t i) const { return load_element(bytes.data(), dtype, i); }
   void set(std::size_t i, double v) { store_element(bytes.data(), dtype, i, v); }
   std::size_t size_bytes() const { return bytes.size(); }

@@ -16,7 +16,13 @@ class TensorBytes {
  public:
   TensorBytes() = default;
   /// `n` zero bytes.
-  explicit TensorBytes(std::size_t n) : bytes_(std::make_shared<Block>(n)) {}
+  explicit TensorBytes(std::size_t n) : bytes_(std::make_shared<Block>(n, true)) {}
+  /// `n` bytes the caller writes every one of before reading any.
+  static TensorBytes uninitialized(std::size_t n) {
+    TensorBytes t;
+    t.bytes_ = std::make_shared<Block>(n, false);
+    return t;
+  }
 
   std::size_t size() const { return bytes_ ? bytes_->size : 0; }
   bool empty() const { return size() == 0; }
@@ -25,7 +31,7 @@ class TensorBytes {
   /// once before writing from several threads.
   unsigned char* data() {
     if (bytes_ && bytes_.use_count() > 1) {
-      auto own = std::make_shared<Block>(bytes_->size);
+      auto own = std::make_shared<Block>(bytes_->size, false);
       std::memcpy(own->data, bytes_->data, bytes_->size);
       bytes_ = std::move(own);
     }
@@ -45,7 +51,7 @@ class TensorBytes {
  private:
   // Large blocks are recycled (core/host_blocks.hpp): a model-sized check draws its inputs anew.
   struct Block {
-    explicit Block(std::size_t n) : size(n), data(take_host_block(n)) {}
+    Block(std::size_t n, bool zeroed) : size(n), data(take_host_block(n, zeroed)) {}
     ~Block() { give_back_host_block(data, size); }
     Block(const Block&) = delete;
     Block& operator=(const Block&) = delete;

@@ -138,7 +138,7 @@ void LaunchArgs::upload(std::size_t i) {
 }
 
 HostTensor LaunchArgs::download(std::size_t i, std::size_t count) const {
-  HostTensor t(op_.args[i].dtype, std::min(count, host_[i].count));
+  HostTensor t = HostTensor::uninitialized(op_.args[i].dtype, std::min(count, host_[i].count));  // the download writes it all
   device_.download(t.bytes.data(), pointers_[i], t.size_bytes());
   return t;
 }

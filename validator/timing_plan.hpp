@@ -26,9 +26,12 @@ struct TimingPlan {
 constexpr int kCpuSamples = 3;
 /// A launch this long on a CPU clock is one sample: its time is not what is uncertain (a tick is
 /// microseconds), and at a model's shapes one launch on emu is seconds to minutes. That sample is
-/// the warm-up's own launch: a CPU has no clocks to raise nor a cache that a launch of seconds
-/// would find warm, so a second launch would measure the same thing again.
-constexpr double kCpuLongLaunchMs = 1000;
+/// the warm-up's own launch: a CPU has no clocks to raise nor a cache that a launch of this length
+/// would find warm, so a second launch would measure the same thing again. Each further sample
+/// also costs the harness's passes over the kernel's buffers (restored before, checked unchanged
+/// after): at an attention task's KV pool (two 268 MB buffers) a reference of 0.5-0.7 s timed with
+/// three samples, alone and in turns, made the whole task slower than a 1.3 s one timed once.
+constexpr double kCpuLongLaunchMs = 100;
 inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 
 /// Launches shorter than this are timed in batches on a device that replays batches.

@@ -90,7 +90,7 @@ void note_cpu_timing(const StageRun& run, Verdict& v, bool warm_up_was_sample) {
   v.detail["timing_samples"] = fmt::format(
       "{} samples of CPU time{}, no re-measuring: emu's times decide nothing about a GPU, so its time "
       "goes to checking",
-      v.timing.runs, warm_up_was_sample ? " (the warm-up's launch: a launch of a second or more)" : "");
+      v.timing.runs, warm_up_was_sample ? " (the warm-up's launch: a launch of 100 ms or more)" : "");
 }
 
 InputDraw timing_draw(const StageRun& run) {

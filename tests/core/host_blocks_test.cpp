@@ -64,3 +64,20 @@ TEST_CASE("host blocks: a tensor drawn where a released one was reads zero where
   CHECK(c.at(3) == 2.0);
   CHECK(b.at(4) == 0.0);
 }
+
+TEST_CASE("host blocks: a whole draw into a reused block, not zeroed first, is the same draw whatever the block held") {
+  const std::size_t n = kRecycledBlockBytes / 2 + 5;  // bf16: a recycled size
+  const InputDist normal;
+  Rng a(9);
+  const HostTensor first = generate_tensor(DType::bf16, n, normal, a);
+  const unsigned char* junk_block = nullptr;
+  {
+    HostTensor junk = HostTensor::uninitialized(DType::bf16, n);
+    std::memset(junk.bytes.data(), 0xab, junk.size_bytes());
+    junk_block = static_cast<const HostTensor&>(junk).bytes.data();
+  }
+  Rng b(9);
+  const HostTensor second = generate_tensor(DType::bf16, n, normal, b);
+  CHECK(second.bytes.data() == junk_block);  // drawn over the junk
+  CHECK(first.bytes == second.bytes);
+}

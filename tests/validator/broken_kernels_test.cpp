@@ -51,7 +51,7 @@ TEST_CASE("validator: every broken or cheating kernel is rejected by the stage m
   MESSAGE(rejected << " broken kernels rejected by their stage");
 }
 
-// A timing of one sample (a launch of a second or more on a CPU clock, or --repeats 1) launches
+// A timing of one sample (a launch of 100 ms or more on a CPU clock, or --repeats 1) launches
 // one of its buffer sets: only that launch's outputs are compared, and it is one poisoned with
 // finite numbers, the poison that catches a kernel skipping work it finds done (the checked
 // launches before it already saw NaN).

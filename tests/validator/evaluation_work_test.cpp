@@ -24,7 +24,7 @@ TEST_CASE("evaluation work: a shape with one size is its seeds' and cases' check
   const EvaluationWork gpu = evaluation_work(op, shape, one, 2, kMinGpuSamples);
   CHECK(gpu.launches - cpu.launches == doctest::Approx(kMinGpuSamples - kCpuSamples));
   CHECK(evaluation_work(op, shape, one, 3, kCpuSamples).launches == doctest::Approx(cpu.launches + 2));
-  // A launch of a second or more on a CPU clock: its warm-up is its one sample.
+  // A launch of 100 ms or more on a CPU clock: its warm-up is its one sample.
   CHECK(evaluation_work(op, shape, one, 2, 0).launches == doctest::Approx(cpu.launches - kCpuSamples));
 }
 

@@ -109,7 +109,7 @@ TEST_CASE("timing plan: emu's CPU times get a few samples and are never measured
   CHECK(gpu.remeasures == options.remeasures);
 }
 
-TEST_CASE("timing plan: on a CPU clock a launch of a second or more is one sample, which is all its time needs") {
+TEST_CASE("timing plan: on a CPU clock a launch of 100 ms or more is one sample, which is all its time needs") {
   hone::TimingOptions options;
   options.repeats = 7;
   CHECK(hone::plan_timing(hone::kCpuLongLaunchMs * 0.9, 1024, emu(), options).samples == hone::kCpuSamples);
@@ -186,7 +186,7 @@ hone::TimedKernel warmed_up(CountingCpuClock& device, hone::LoadedKernel& kernel
 
 }  // namespace
 
-TEST_CASE("timing on a CPU clock: a launch of a second or more is timed by its warm-up alone, also in turns, and shorter ones get samples") {
+TEST_CASE("timing on a CPU clock: a launch of 100 ms or more is timed by its warm-up alone, also in turns, and shorter ones get samples") {
   const hone::TimingOptions options;
   hone::LoadedKernel kernel;
 

@@ -81,11 +81,12 @@ TEST_CASE_FIXTURE(Fixture, "worker: a hanging kernel is killed at the timeout") 
 }
 
 TEST_CASE_FIXTURE(Fixture, "worker: an evaluation longer than the timeout passes when no launch in it is") {
-  // About 15 launches of 250 ms each: several seconds in all, none of them silent for 2 s.
+  // About 10 launches of 250 ms each (one timed: a CPU clock's launch of 100 ms or more is its
+  // warm-up's): longer in all than the 2 s limit, none of them silent for 2 s.
   Worker w({"emu", "sm_90", 2, {}});
   Verdict v = w.evaluate(request(candidate("rmsnorm_right_slowly")));
   CHECK_MESSAGE(v.pass, v.reason);
-  CHECK(v.detail.at("evaluation_seconds").get<double>() > 2.5);
+  CHECK(v.detail.at("evaluation_seconds").get<double>() > 2.0);
   CHECK(w.started() == 1);
 }
 

@@ -22,8 +22,3 @@ extern "C" __global__ void intrinsics(float* f, unsigned* u, const float* x, con
   u[3 * n + i] = __brev(b);
   u[4 * n + i] = min(b, 1000u) + max(static_cast<int>(b % 7) - 3, 0);
 }
-
-extern "C" __global__ void fast_exp(float* out, const float* x, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = __expf(x[i]);
-}

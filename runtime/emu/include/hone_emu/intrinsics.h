@@ -1,9 +1,6 @@
 #pragma once
 // CUDA's math and bit intrinsics on the CPU. Fast-math intrinsics (__expf, ...) are computed at
-// full precision: kernels are judged against a tolerance, so being more exact is safe. __expf is
-// inline (an attention kernel calls it per score on every lane, 6% of an emu attention task in
-// libm's expf), to within 1e-11 before the rounding to float, where the GPU's is off by 2 ulp and
-// more.
+// full precision: kernels are judged against a tolerance, so being more exact is safe.
 #include <math.h>
 #include <type_traits>
 
@@ -15,28 +12,11 @@ inline To bit_cast(From v) {
   __builtin_memcpy(&out, &v, sizeof(To));
   return out;
 }
-
-// e^x in double rounded to float: x = (n + f) / log2(e) with n an integer and |f| <= 1/2, 2^f by
-// its Taylor series in f ln 2 to the 9th power (evaluated in Estrin's order, for the pipelines),
-// 2^n from its bits. Overflow, underflow, infinities and NaN come out as expf's do.
-inline float exp_float(float x) {
-  if (!(x > -150.0f && x < 128.0f)) return x != x ? x : (x > 0.0f ? __builtin_inff() : 0.0f);
-  const double t = static_cast<double>(x) * 1.4426950408889634;
-  const double shift = 0x1.8p52;  // adding it rounds to an integer
-  const double n = (t + shift) - shift;
-  const double r = (t - n) * 0.6931471805599453;
-  const double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-  const double p01 = 1.0 + r, p23 = 0.5 + r * (1.0 / 6), p45 = (1.0 / 24) + r * (1.0 / 120),
-               p67 = (1.0 / 720) + r * (1.0 / 5040), p89 = (1.0 / 40320) + r * (1.0 / 362880);
-  const double p = ((p01 + r2 * p23) + r4 * (p45 + r2 * p67)) + r8 * p89;
-  const double two_n = bit_cast<double>(static_cast<unsigned long long>(static_cast<long long>(n) + 1023) << 52);
-  return static_cast<float>(p * two_n);
-}
 }  // namespace hone_emu
 
 // glibc's <math.h> already declares __expf, __logf, ... (undefined in libm), so these names can
 // only be macros; math.h has been included above, so they cannot break its declarations.
-#define __expf(x) ::hone_emu::exp_float(x)
+#define __expf(x) ::expf(x)
 #define __exp10f(x) ::exp10f(x)
 #define __exp2f(x) ::exp2f(x)
 #define __logf(x) ::logf(x)
