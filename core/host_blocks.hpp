@@ -1,6 +1,6 @@
 #pragma once
-// Large zeroed host buffers, recycled within a process. A check at a model's shape draws its
-// inputs afresh (an attention task's KV pool at batch 16 is two buffers of 268 MB), and a fresh
+// Large host buffers, recycled within a process. A check at a model's shape draws its inputs
+// afresh (an attention task's KV pool at batch 16 and 256 pages is two buffers of 126 MB), and a fresh
 // mapping of that size costs a page fault and the kernel's zeroing per page: on emu, where the
 // launches themselves are CPU work, that was 6-8% of an attention task. A buffer of a size seen
 // before reuses the pages of the last one released, zeroed again in user space unless its caller

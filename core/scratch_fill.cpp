@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <vector>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace hone {
 

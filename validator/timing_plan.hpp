@@ -29,8 +29,8 @@ constexpr int kCpuSamples = 3;
 /// the warm-up's own launch: a CPU has no clocks to raise nor a cache that a launch of this length
 /// would find warm, so a second launch would measure the same thing again. Each further sample
 /// also costs the harness's passes over the kernel's buffers (restored before, checked unchanged
-/// after): at an attention task's KV pool (two 268 MB buffers) a reference of 0.5-0.7 s timed with
-/// three samples, alone and in turns, made the whole task slower than a 1.3 s one timed once.
+/// after), which at an attention task's KV pool (two 126 MB buffers, on a machine that moves about
+/// 1 GB/s) cost as much as a launch of a fraction of a second.
 constexpr double kCpuLongLaunchMs = 100;
 inline bool times_on_cpu(const DeviceInfo& device) { return device.timer == "cpu"; }
 
