@@ -1,9 +1,9 @@
 // Model-guided search, after TVM's Ansor and efficient global optimisation: a few points spread
 // over the space first, then several fits of gradient-boosted trees to what was measured
 // (features -> log time), each on its own sample of the rows, rank the untried points by expected
-// improvement (the fits' mean and their disagreement: README, "Search strategies"), with shares of
-// random points and of neighbours of the best point; the last 30% of the budget goes by the fits'
-// mean alone. The space is enumerable, so the model ranks all of it rather than searching it.
+// improvement (the fits' mean and their disagreement, widened where nothing near was measured:
+// README, "Search strategies"), with shares of random points and of neighbours of the best point;
+// the last 30% of the budget goes by the fits' mean alone. The space is enumerable, so the model ranks all of it rather than searching it.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -32,6 +32,13 @@ constexpr int kFits = 4;
 // Added to every spread, so that among points where the fits agree the better mean still ranks
 // first by expected improvement (a log time of 1e-4 is a hundredth of a percent).
 constexpr double kSpreadFloor = 1e-4;
+// Trees predict a region they have no rows in as flat as the nearest leaf, and four fits on
+// samples of the same rows agree there: their spread cannot say that nothing near was measured,
+// so expected improvement sent the search there only by chance. A point's spread therefore grows
+// by this much log time per unit of distance (StrategyGrid::distance) from the nearest point
+// measured, as a Gaussian process's variance grows away from its data. 0.1 was chosen over 0.05
+// and 0.3 on the spaces of bench/replay's CHOSEN_ON (bench/replay/README.md).
+constexpr double kUnseenSpread = 0.1;
 // The last tenths of the budget go by the fits' mean alone, with no random points: what a late
 // proposal finds out can no longer steer a later one, so only its own chance of being the fastest
 // counts, where expected improvement also pays for what the search learns.
@@ -65,6 +72,7 @@ class ModelGuidedStrategy : public SearchStrategy {
     // Equal predictions (trees are piecewise constant) are broken by a seeded order, not by the
     // space's order, which would favour one corner of it.
     tiebreak_ = seeded_permutation(space_->size(), rng_);
+    nearest_.assign(space_->size(), std::numeric_limits<double>::infinity());
     strata_ = std::set<std::size_t>(space_->strata.begin(), space_->strata.end()).size();
   }
   std::string name() const override { return "model"; }
@@ -72,6 +80,7 @@ class ModelGuidedStrategy : public SearchStrategy {
   std::optional<std::size_t> next(const std::vector<Observation>& history) override {
     for (; seen_ < history.size(); ++seen_) {
       observed_.push_back(history[seen_]);
+      for (std::size_t i = 0; i < nearest_.size(); ++i) nearest_[i] = std::min(nearest_[i], grid_.distance(i, history[seen_].point));
       if (history[seen_].time_ms && (!best_ || *history[seen_].time_ms < best_ms_)) {
         best_ = history[seen_].point;
         best_ms_ = *history[seen_].time_ms;
@@ -153,7 +162,7 @@ class ModelGuidedStrategy : public SearchStrategy {
     expected_.resize(predictions.size());
     mean_.resize(predictions.size());
     for (std::size_t i = 0; i < predictions.size(); ++i) {
-      expected_[i] = expected_improvement({predictions[i].mean, predictions[i].spread + kSpreadFloor}, best);
+      expected_[i] = expected_improvement({predictions[i].mean, predictions[i].spread + kSpreadFloor + kUnseenSpread * nearest_[i]}, best);
       mean_[i] = predictions[i].mean;
     }
     ranked_.clear();
@@ -187,6 +196,7 @@ class ModelGuidedStrategy : public SearchStrategy {
   std::vector<Observation> observed_;
   std::size_t strata_ = 0;            // the space's strata (0 or 1: none to cover)
   std::vector<std::size_t> spread_;   // the first points, each proposed far from those before it
+  std::vector<double> nearest_;       // each point's distance to the nearest point measured
   std::vector<double> expected_;      // each point's expected improvement, as of the last fit
   std::vector<double> mean_;          // each point's predicted log time, as of the last fit
   std::vector<std::size_t> by_mean_;  // untried points, fastest predicted first

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "core/input_error.hpp"
@@ -273,4 +274,44 @@ TEST_CASE("strategy: the model's first points are spread over the space, farther
   CAPTURE(model / 20);
   CAPTURE(random / 20);
   CHECK(model > 2 * random);
+}
+
+TEST_CASE("strategy: where the fits agree everywhere, the model goes where nothing near was measured, filling holes better than random draws") {
+  // Every point equally fast: the fits predict one time everywhere and agree, so their spread says
+  // nothing. Only the distance from the nearest point measured tells an unseen region from a mined
+  // one; without it the model's proposals were the tie-break's random order and its neighbours of
+  // the best point, and left larger holes than random draws (5.97 against 5.52 summed over these
+  // seeds).
+  auto space = std::make_shared<SearchSpace>();
+  space->params = {"a", "b", "c"};
+  for (int a = 0; a < 12; ++a)
+    for (int b = 0; b < 12; ++b)
+      for (int c = 0; c < 4; ++c) space->points.push_back({double(a), double(b), double(c)});
+  const StrategyGrid grid(*space);
+  const std::size_t budget = 80, endgame = 56;
+  // The largest distance from a point of the space to the nearest of the first `endgame` proposals.
+  const auto largest_hole = [&](const std::string& name, std::uint64_t seed) {
+    auto s = make_strategy(name, space, SearchLimits::of(budget), seed);
+    std::vector<Observation> history;
+    while (history.size() < endgame) {
+      auto p = s->next(history);
+      REQUIRE(p);
+      history.push_back({*p, 1.0});
+    }
+    double hole = 0;
+    for (std::size_t x = 0; x < space->size(); ++x) {
+      double nearest = std::numeric_limits<double>::infinity();
+      for (const auto& o : history) nearest = std::min(nearest, grid.distance(x, o.point));
+      hole = std::max(hole, nearest);
+    }
+    return hole;
+  };
+  double model = 0, random = 0;
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    model += largest_hole("model", seed);
+    random += largest_hole("random", seed);
+  }
+  CAPTURE(model);
+  CAPTURE(random);
+  CHECK(model < 0.8 * random);
 }
