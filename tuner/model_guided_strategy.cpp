@@ -3,7 +3,8 @@
 // (features -> log time), each on its own sample of the rows, rank the untried points by expected
 // improvement (the fits' mean and their disagreement, widened where nothing near was measured:
 // README, "Search strategies"), with shares of random points and of neighbours of the best point;
-// the last 30% of the budget goes by the fits' mean alone. The space is enumerable, so the model ranks all of it rather than searching it.
+// the last 30% of the budget goes by the fits' mean alone. The space is enumerable, so the model
+// ranks all of it rather than searching it.
 #include <algorithm>
 #include <cmath>
 #include <limits>
